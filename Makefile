@@ -1,0 +1,56 @@
+# The two commands a newcomer needs are `make run` and `make test`; the rest are their parts.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+MANAGE := $(PY) manage.py
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run install migrate seed admin-user messages compile-messages test test-sqlite lint format bench clean
+
+$(BIN)/activate:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/activate
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $@
+
+install: $(VENV)/.installed
+
+compile-messages: install
+	cd cms && ../$(MANAGE) compilemessages --ignore='.venv/*' -v 0 || true
+	$(MANAGE) compilemessages -l en -l zh_Hant -v 0
+
+messages: install
+	$(MANAGE) makemessages -l en -l zh_Hant --ignore='.venv/*' --ignore='var/*' --ignore='tests/*' --no-obsolete
+
+migrate: install
+	mkdir -p var
+	$(MANAGE) migrate --noinput -v 0
+
+seed: migrate
+	$(MANAGE) import_digests
+
+admin-user: migrate
+	$(MANAGE) create_local_admin
+
+run: compile-messages seed admin-user
+	@echo "Admin: http://$(HOST):$(PORT)/admin/  (login: admin / admin, local only)"
+	@echo "API:   http://$(HOST):$(PORT)/api/v2/pages/"
+	$(MANAGE) runserver $(HOST):$(PORT)
+
+test: install compile-messages
+	$(BIN)/pytest -q
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) var/db.sqlite3* var/static

@@ -1,0 +1,123 @@
+"""StreamField blocks for digest bodies and topic commentary.
+
+Every block is one wagtail-localize understands: text blocks become translation segments,
+the image chooser and the code itself stay synchronized.
+"""
+
+from django.utils.translation import gettext_lazy as _
+from wagtail import blocks
+from wagtail.images.blocks import ImageChooserBlock
+
+PARAGRAPH_FEATURES = ["bold", "italic", "link", "ol", "ul", "code", "superscript", "subscript"]
+
+
+class HeadingBlock(blocks.StructBlock):
+    text = blocks.CharBlock(label=_("Heading"), max_length=200)
+    level = blocks.ChoiceBlock(
+        label=_("Level"), choices=[("h2", "H2"), ("h3", "H3"), ("h4", "H4")], default="h2"
+    )
+
+    class Meta:
+        icon = "title"
+        label = _("Heading")
+
+
+class FigureBlock(blocks.StructBlock):
+    image = ImageChooserBlock(label=_("Image"))
+    caption = blocks.CharBlock(label=_("Caption"), required=False, max_length=500)
+    alt_text = blocks.CharBlock(
+        label=_("Alt text"), required=False, help_text=_("Describes the figure for screen readers.")
+    )
+
+    class Meta:
+        icon = "image"
+        label = _("Figure")
+
+
+class DataTableBlock(blocks.StructBlock):
+    """A plain table of text cells; nested lists so every cell is its own translation segment."""
+
+    caption = blocks.CharBlock(label=_("Caption"), required=False)
+    header = blocks.ListBlock(blocks.CharBlock(label=_("Column heading")), label=_("Header row"))
+    rows = blocks.ListBlock(
+        blocks.ListBlock(blocks.CharBlock(label=_("Cell"), required=False), label=_("Row")),
+        label=_("Rows"),
+    )
+
+    class Meta:
+        icon = "table"
+        label = _("Table")
+
+
+class QuoteBlock(blocks.StructBlock):
+    text = blocks.TextBlock(label=_("Quote"))
+    attribution = blocks.CharBlock(label=_("Attribution"), required=False)
+
+    class Meta:
+        icon = "openquote"
+        label = _("Quote")
+
+
+class UntranslatedTextBlock(blocks.TextBlock):
+    """Text that is the same in every language (code, LaTeX): never sent for translation."""
+
+    def get_translatable_segments(self, value):
+        return []
+
+    def restore_translated_segments(self, value, segments):
+        return value
+
+
+class CodeBlock(blocks.StructBlock):
+    language = blocks.ChoiceBlock(
+        label=_("Language"),
+        choices=[
+            ("text", _("Plain text")),
+            ("python", "Python"),
+            ("c", "C"),
+            ("cpp", "C++"),
+            ("rust", "Rust"),
+            ("go", "Go"),
+            ("bash", _("Shell")),
+            ("p4", "P4"),
+        ],
+        default="text",
+    )
+    code = UntranslatedTextBlock(label=_("Code"))
+
+    class Meta:
+        icon = "code"
+        label = _("Code")
+
+
+class EquationBlock(blocks.StructBlock):
+    latex = UntranslatedTextBlock(
+        label=_("LaTeX"), help_text=_("Rendered by the front end, e.g. KaTeX.")
+    )
+
+    class Meta:
+        icon = "decimal"
+        label = _("Equation")
+
+
+class BaseStreamBlock(blocks.StreamBlock):
+    heading = HeadingBlock()
+    paragraph = blocks.RichTextBlock(
+        label=_("Paragraph"), features=PARAGRAPH_FEATURES, icon="pilcrow"
+    )
+    figure = FigureBlock()
+    table = DataTableBlock()
+    quote = QuoteBlock()
+    code = CodeBlock()
+    equation = EquationBlock()
+
+
+class CommentaryStreamBlock(blocks.StreamBlock):
+    """A topic's commentary: prose around the comparison table."""
+
+    heading = HeadingBlock()
+    paragraph = blocks.RichTextBlock(
+        label=_("Paragraph"), features=PARAGRAPH_FEATURES, icon="pilcrow"
+    )
+    table = DataTableBlock()
+    quote = QuoteBlock()

@@ -1,0 +1,45 @@
+"""API representations of the relations between digest pages."""
+
+from typing import Any
+
+from rest_framework import serializers
+
+
+class TopicRefField(serializers.Field):
+    """A digest's topic as {id, title, slug}: the parent TopicPage."""
+
+    def __init__(self, **kwargs):
+        kwargs["read_only"] = True
+        super().__init__(**kwargs)
+
+    def get_attribute(self, instance):
+        return instance
+
+    def to_representation(self, page) -> dict[str, Any] | None:
+        topic = page.topic
+        if topic is None:
+            return None
+        return {"id": topic.pk, "title": topic.title, "slug": topic.slug}
+
+
+class TopicDigestsField(serializers.Field):
+    """A topic's live, public digests in their editorial order."""
+
+    def __init__(self, **kwargs):
+        kwargs["read_only"] = True
+        super().__init__(**kwargs)
+
+    def get_attribute(self, instance):
+        return instance
+
+    def to_representation(self, topic) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": digest.pk,
+                "title": digest.title,
+                "slug": digest.slug,
+                "short_name": digest.short_name,
+                "reading_minutes": digest.reading_minutes,
+            }
+            for digest in topic.public_digests()
+        ]

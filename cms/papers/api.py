@@ -1,0 +1,22 @@
+"""The `papers` API endpoint: shared paper metadata, the same for both languages."""
+
+from wagtail.api.v2.views import BaseAPIViewSet
+
+from .models import Paper
+from .serializers import PAPER_PREFETCH
+
+
+class PapersAPIViewSet(BaseAPIViewSet):
+    model = Paper
+    name = "papers"
+    body_fields = [*BaseAPIViewSet.body_fields, "title", "venue", "year", "track", "doi"]
+    listing_default_fields = [
+        *BaseAPIViewSet.listing_default_fields,
+        "title",
+        "venue",
+        "year",
+        "doi",
+    ]
+
+    def get_queryset(self):
+        return Paper.objects.prefetch_related(*PAPER_PREFETCH).order_by("id")

@@ -1,0 +1,205 @@
+"""Paper metadata, shared by both languages: one row per paper, never copied per locale."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from modelcluster.fields import ParentalKey
+from modelcluster.models import ClusterableModel
+from wagtail.admin.panels import FieldPanel, FieldRowPanel, InlinePanel, MultiFieldPanel
+from wagtail.api import APIField
+from wagtail.models import Orderable
+from wagtail.search import index
+
+from .forms import PaperForm
+from .serializers import PaperPartField
+
+
+class Venue(models.TextChoices):
+    """The venues the site covers; the label is the venue's full name."""
+
+    SIGCOMM = "SIGCOMM", _("ACM SIGCOMM Conference")
+    NSDI = "NSDI", _("USENIX Symposium on Networked Systems Design and Implementation")
+    ISCA = "ISCA", _("ACM/IEEE International Symposium on Computer Architecture")
+    EUROSYS = "EuroSys", _("European Conference on Computer Systems")
+
+
+class Track(models.TextChoices):
+    """A paper's track when it is not the main research track."""
+
+    SHORT_PAPER = "short paper", _("Short paper")
+    EXPERIENCE = "Experience track", _("Experience track")
+
+
+# Fields an editor can pin so that the sync worker never overwrites them.
+LOCKABLE_FIELDS = [
+    ("title", _("Title")),
+    ("venue", _("Venue")),
+    ("year", _("Year")),
+    ("track", _("Track")),
+    ("authors", _("Authors")),
+    ("affiliations", _("Affiliations")),
+    ("doi", _("DOI")),
+    ("dblp_key", _("DBLP key")),
+    ("openalex_id", _("OpenAlex id")),
+    ("semantic_scholar_id", _("Semantic Scholar id")),
+    ("arxiv_id", _("arXiv id")),
+    ("abstract", _("Abstract")),
+    ("links", _("Links")),
+]
+
+
+class Paper(index.Indexed, ClusterableModel):
+    """A published paper; digests in both languages point at the same row."""
+
+    title = models.CharField(_("title"), max_length=500, help_text=_("The title as published."))
+    venue = models.CharField(_("venue"), max_length=16, choices=Venue.choices)
+    year = models.PositiveSmallIntegerField(_("year"))
+    track = models.CharField(
+        _("track"),
+        max_length=32,
+        choices=Track.choices,
+        blank=True,
+        help_text=_("Leave empty for the main research track."),
+    )
+    doi = models.CharField(_("DOI"), max_length=200, blank=True)
+    dblp_key = models.CharField(_("DBLP key"), max_length=200, blank=True)
+    openalex_id = models.CharField(_("OpenAlex id"), max_length=64, blank=True)
+    semantic_scholar_id = models.CharField(_("Semantic Scholar id"), max_length=64, blank=True)
+    arxiv_id = models.CharField(_("arXiv id"), max_length=64, blank=True)
+    abstract = models.TextField(_("abstract"), blank=True)
+    locked_fields = models.JSONField(
+        _("locked fields"),
+        default=list,
+        blank=True,
+        help_text=_("Fields pinned by hand: the sync worker never writes them."),
+    )
+    provenance = models.JSONField(
+        _("provenance"),
+        default=dict,
+        blank=True,
+        editable=False,
+        help_text=_("Per field: the source it came from and when it was fetched."),
+    )
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    base_form_class = PaperForm
+
+    panels = [
+        FieldPanel("title"),
+        FieldRowPanel([FieldPanel("venue"), FieldPanel("year"), FieldPanel("track")]),
+        InlinePanel("authors", heading=_("Authors"), label=_("Author")),
+        InlinePanel("affiliations", heading=_("Affiliations"), label=_("Affiliation")),
+        MultiFieldPanel(
+            [
+                FieldPanel("doi"),
+                FieldPanel("dblp_key"),
+                FieldPanel("openalex_id"),
+                FieldPanel("semantic_scholar_id"),
+                FieldPanel("arxiv_id"),
+            ],
+            heading=_("Identifiers"),
+        ),
+        FieldPanel("abstract"),
+        InlinePanel("links", heading=_("Links"), label=_("Link")),
+        FieldPanel("locked_fields"),
+    ]
+
+    search_fields = [
+        index.SearchField("title"),
+        index.AutocompleteField("title"),
+        index.FilterField("venue"),
+        index.FilterField("year"),
+        index.SearchField("doi"),
+    ]
+
+    api_fields = [
+        APIField("title"),
+        APIField("venue", serializer=PaperPartField("venue")),
+        APIField("year"),
+        APIField("track", serializer=PaperPartField("track")),
+        APIField("doi", serializer=PaperPartField("doi")),
+        APIField("authors", serializer=PaperPartField("authors")),
+        APIField("affiliations", serializer=PaperPartField("affiliations")),
+        APIField("ids", serializer=PaperPartField("ids")),
+        APIField("links", serializer=PaperPartField("links")),
+        APIField("abstract", serializer=PaperPartField("abstract")),
+    ]
+
+    class Meta:
+        verbose_name = _("paper")
+        verbose_name_plural = _("papers")
+        ordering = ["-year", "title"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["doi"], condition=~models.Q(doi=""), name="papers_paper_unique_doi"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.venue} {self.year})"
+
+    @property
+    def venue_name(self) -> str:
+        return Venue(self.venue).label if self.venue in Venue.values else self.venue
+
+    @property
+    def ids(self) -> dict[str, str]:
+        """Every identifier known for the paper, empty ones left out."""
+        names = ("doi", "dblp_key", "openalex_id", "semantic_scholar_id", "arxiv_id")
+        return {name: getattr(self, name) for name in names if getattr(self, name)}
+
+
+class PaperAuthor(Orderable):
+    """One author in printed order, with their affiliations at the time of the paper."""
+
+    paper = ParentalKey(Paper, on_delete=models.CASCADE, related_name="authors")
+    name = models.CharField(_("name"), max_length=200)
+    given = models.CharField(_("given name"), max_length=200, blank=True)
+    family = models.CharField(_("family name"), max_length=200, blank=True)
+    orcid = models.CharField(_("ORCID"), max_length=19, blank=True)
+    affiliations = models.JSONField(_("affiliations"), default=list, blank=True)
+
+    panels = [
+        FieldRowPanel([FieldPanel("name"), FieldPanel("orcid")]),
+        FieldRowPanel([FieldPanel("given"), FieldPanel("family")]),
+        FieldPanel("affiliations"),
+    ]
+
+    class Meta(Orderable.Meta):
+        verbose_name = _("author")
+        verbose_name_plural = _("authors")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PaperAffiliation(Orderable):
+    """An institution as the site prints it, in printed order ("et al." marks a cut list)."""
+
+    paper = ParentalKey(Paper, on_delete=models.CASCADE, related_name="affiliations")
+    name = models.CharField(_("institution"), max_length=300)
+
+    panels = [FieldPanel("name")]
+
+    class Meta(Orderable.Meta):
+        verbose_name = _("affiliation")
+        verbose_name_plural = _("affiliations")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PaperLink(Orderable):
+    """A link to the paper elsewhere: publisher page, PDF, slides, code."""
+
+    paper = ParentalKey(Paper, on_delete=models.CASCADE, related_name="links")
+    label = models.CharField(_("label"), max_length=100)
+    url = models.URLField(_("URL"), max_length=1000)
+
+    panels = [FieldRowPanel([FieldPanel("label"), FieldPanel("url")])]
+
+    class Meta(Orderable.Meta):
+        verbose_name = _("link")
+        verbose_name_plural = _("links")
+
+    def __str__(self) -> str:
+        return self.url

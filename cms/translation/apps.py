@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TranslationConfig(AppConfig):
+    name = "cms.translation"
+    label = "translation"
+    verbose_name = _("Translation")

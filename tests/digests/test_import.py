@@ -1,0 +1,155 @@
+"""The seed import: both languages, exact strings, idempotency, and clear errors on bad input."""
+
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+from wagtail.models import Page, Revision
+from wagtail_localize.models import StringTranslation, Translation
+
+from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
+from cms.digests.seed import load_seed
+from cms.papers.models import Paper
+
+pytestmark = pytest.mark.django_db
+
+
+def _counts():
+    return {
+        "pages": Page.objects.count(),
+        "revisions": Revision.objects.count(),
+        "translations": Translation.objects.count(),
+        "string_translations": StringTranslation.objects.count(),
+        "papers": Paper.objects.count(),
+    }
+
+
+def test_seed_is_imported_in_both_languages(seed_path):
+    seed = load_seed(seed_path)
+    for lang in ("en", "zh-hant"):
+        assert DigestPage.objects.filter(locale__language_code=lang, live=True).count() == 53
+        assert TopicPage.objects.filter(locale__language_code=lang, live=True).count() == 11
+        assert DigestIndexPage.objects.filter(locale__language_code=lang).count() == 1
+    for topic in seed.topics:
+        for digest in topic.digests:
+            en = DigestPage.objects.get(locale__language_code="en", short_name=digest.short_name)
+            zh = en.get_translation(en.locale.__class__.objects.get(language_code="zh-hant"))
+            assert (en.title, en.summary) == (digest.title.en, digest.summary.en)
+            assert (zh.title, zh.specific.summary) == (digest.title.zh_hant, digest.summary.zh_hant)
+            assert zh.specific.paper_id == en.paper_id
+            assert en.get_parent().title == topic.name.en
+
+
+def test_translations_are_complete_in_wagtail_localize():
+    for translation in Translation.objects.select_related("source"):
+        total, done = translation.get_progress()
+        assert total > 0
+        assert done == total, translation.source.object_repr
+
+
+def test_second_run_creates_nothing():
+    before = _counts()
+    call_command("import_digests", verbosity=0)
+    call_command("import_digests", "--update", verbosity=0)
+    assert _counts() == before
+
+
+def test_update_restores_seed_text_and_translation_follows(seed_path):
+    page = DigestPage.objects.get(locale__language_code="en", short_name="Odin")
+    page.reading_minutes = 99
+    page.summary = "Edited by hand."
+    page.save_revision().publish()
+    call_command("import_digests", verbosity=0)
+    page.refresh_from_db()
+    assert page.summary == "Edited by hand."  # default mode keeps editors' work
+    call_command("import_digests", "--update", verbosity=0)
+    page.refresh_from_db()
+    zh = DigestPage.objects.get(
+        locale__language_code="zh-hant", translation_key=page.translation_key
+    )
+    assert page.summary.startswith("Explain why MoE all-to-all traffic")
+    assert page.reading_minutes == zh.reading_minutes == 11
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (
+            lambda d: d["topics"][2]["digests"][1].update(year="2026"),
+            "topic 3 'Parallelism and MoE', digest 'ByteScale': field 'year'",
+        ),
+        (lambda d: d["topics"][0]["digests"][0]["title"].pop("zh-hant"), "field 'title.zh-hant'"),
+        (lambda d: d["topics"][1]["digests"][0].update(venue="HotNets"), "field 'venue'"),
+        (
+            lambda d: d["topics"][1].pop("digests"),
+            "topic 2 'Workloads and traces': field 'digests'",
+        ),
+    ],
+)
+def test_malformed_file_changes_nothing_and_names_the_problem(tmp_path, seed_path, mutate, message):
+    data = json.loads(seed_path.read_text(encoding="utf-8"))
+    mutate(data)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    before = _counts()
+    with pytest.raises(CommandError) as error:
+        call_command("import_digests", str(bad), "--update", verbosity=0)
+    assert str(bad) in str(error.value)
+    assert message in str(error.value)
+    assert _counts() == before
+
+
+def test_invalid_json_names_line(tmp_path):
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"site": {', encoding="utf-8")
+    with pytest.raises(CommandError, match=r"broken\.json: not valid JSON at line 1"):
+        call_command("import_digests", str(bad), verbosity=0)
+
+
+def test_failure_midway_rolls_back_everything(tmp_path, seed_path, monkeypatch):
+    """A fault after pages were written leaves the database as it was."""
+    data = json.loads(seed_path.read_text(encoding="utf-8"))
+    data["topics"][0]["digests"].append(
+        dict(
+            data["topics"][0]["digests"][0],
+            short_name="NewSystem",
+            title={"en": "A New Title", "zh-hant": "新標題"},
+        )
+    )
+    data["topics"].append(
+        {
+            "name": {"en": "New topic", "zh-hant": "新主題"},
+            "digests": [
+                dict(
+                    data["topics"][0]["digests"][0],
+                    short_name="Later",
+                    title={"en": "Later", "zh-hant": "稍後"},
+                )
+            ],
+        }
+    )
+    extended = tmp_path / "extended.json"
+    extended.write_text(json.dumps(data), encoding="utf-8")
+
+    from cms.digests import importer
+
+    real_paper = importer.SeedImporter._paper
+
+    def failing_paper(self, seed):
+        if seed.short_name == "Later":
+            raise RuntimeError("disk full")
+        return real_paper(self, seed)
+
+    monkeypatch.setattr(importer.SeedImporter, "_paper", failing_paper)
+    before = _counts()
+    with pytest.raises(CommandError, match="nothing was changed: disk full"):
+        call_command("import_digests", str(extended), verbosity=0)
+    assert _counts() == before
+    assert not DigestPage.objects.filter(short_name="NewSystem").exists()
+
+
+def test_page_tree_stays_consistent():
+    """Bulk translation inside one transaction must not corrupt treebeard's counters."""
+    assert all(not problems for problems in Page.find_problems())
+    for page in Page.objects.filter(locale__language_code="zh-hant"):
+        assert page.numchild == page.get_children().count(), page.title
