@@ -7,7 +7,7 @@ MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate seed admin-user messages compile-messages test test-sqlite lint format bench clean
+.PHONY: run install migrate seed admin-user roles browser messages compile-messages test test-sqlite lint format bench clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -20,11 +20,13 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 install: $(VENV)/.installed
 
 compile-messages: install
-	cd cms && ../$(MANAGE) compilemessages --ignore='.venv/*' -v 0 || true
-	$(MANAGE) compilemessages -l en -l zh_Hant -v 0
+	$(MANAGE) compilemessages -l en -l zh_Hant --ignore='.venv/*' --ignore='var/*' -v 0
 
 messages: install
-	$(MANAGE) makemessages -l en -l zh_Hant --ignore='.venv/*' --ignore='var/*' --ignore='tests/*' --no-obsolete
+	$(MANAGE) makemessages -l en -l zh_Hant --ignore='.venv/*' --ignore='var/*' --ignore='tests/*' \
+		--ignore='test-artifacts/*' --ignore='node_modules/*' --no-obsolete --no-location
+	@# The creation date changes on every run and would only cause merge conflicts.
+	sed -i '/^"POT-Creation-Date: /d' locales/*/LC_MESSAGES/django.po
 
 migrate: install
 	mkdir -p var
@@ -36,12 +38,19 @@ seed: migrate
 admin-user: migrate
 	$(MANAGE) create_local_admin
 
-run: compile-messages seed admin-user
+roles: seed
+	$(MANAGE) setup_translation_roles --local-users
+
+# The browser tests drive Debian's chromium (Playwright cannot download browsers here).
+browser:
+	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium)
+
+run: compile-messages seed admin-user roles
 	@echo "Admin: http://$(HOST):$(PORT)/admin/  (login: admin / admin, local only)"
 	@echo "API:   http://$(HOST):$(PORT)/api/v2/pages/"
 	$(MANAGE) runserver $(HOST):$(PORT)
 
-test: install compile-messages
+test: install compile-messages browser
 	$(BIN)/pytest -q
 
 lint: install

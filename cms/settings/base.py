@@ -153,3 +153,11 @@ REST_FRAMEWORK = {"DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRen
 
 # Background work: with REDIS_URL unset, tasks run in-process and nothing else is needed.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+# Translation (cms.translation): DeepL asked for Traditional Chinese when DEEPL_AUTH_KEY is set.
+DEEPL_AUTH_KEY = os.environ.get("DEEPL_AUTH_KEY", "")
+if DEEPL_AUTH_KEY:
+    WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
+        "CLASS": "cms.translation.machine_translators.TraditionalChineseDeepLTranslator",
+        "OPTIONS": {"AUTH_KEY": DEEPL_AUTH_KEY},
+    }

@@ -10,3 +10,6 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 WAGTAILADMIN_BASE_URL = "http://testserver"
 WAGTAILAPI_BASE_URL = "http://testserver"
+WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
+    "CLASS": "cms.translation.machine_translators.GuardedDummyTranslator",
+}

@@ -1,0 +1,47 @@
+"""Run the zh-Hant guard over pages and translations, reading their text as segments."""
+
+from collections.abc import Iterator
+
+from django.db.models import QuerySet
+from wagtail.models import Page
+from wagtail_localize.models import StringSegment, Translation
+from wagtail_localize.segments import StringSegmentValue
+from wagtail_localize.segments.extract import extract_segments
+
+from .zh_hant import SimplifiedText, check_texts
+
+ZH_HANT = "zh-hant"
+
+
+def page_texts(page: Page) -> Iterator[tuple[str, str]]:
+    """(field path, text) for every translatable string of the page as it is stored now."""
+    for segment in extract_segments(page.specific):
+        if isinstance(segment, StringSegmentValue):
+            yield segment.path, segment.string.data
+
+
+def check_page(page: Page) -> list[SimplifiedText]:
+    """Simplified-only characters in a page's translatable text."""
+    return list(check_texts(page_texts(page)))
+
+
+def check_translation(translation: Translation) -> list[SimplifiedText]:
+    """Simplified-only characters in the strings a translation would publish next."""
+    segments = (
+        StringSegment.objects.filter(source_id=translation.source_id)
+        .annotate_translation(translation.target_locale_id)
+        .select_related("context")
+        .order_by("order")
+    )
+    return list(
+        check_texts(
+            (segment.context.path, segment.translation)
+            for segment in segments
+            if segment.translation
+        )
+    )
+
+
+def zh_hant_pages() -> QuerySet[Page]:
+    """Every zh-hant page below the tree root, in tree order."""
+    return Page.objects.filter(locale__language_code=ZH_HANT, depth__gt=1).order_by("path")

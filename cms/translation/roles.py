@@ -1,0 +1,96 @@
+"""The Editors and Translators groups and what each may do.
+
+Page permissions in Wagtail apply to a page and everything below it, so each group is granted
+rights on one language's tree root: Editors on the English site root, Translators on its zh-hant
+translation. A translator therefore cannot edit or publish an English page, and an editor edits
+zh-hant pages only through the translation workflow. Both may sync translations (wagtail-localize's
+`submit_translation`), which is how a translator brings an out-of-date page up to date.
+"""
+
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import Group, Permission
+from django.db import transaction
+from wagtail.models import Collection, GroupCollectionPermission, GroupPagePermission, Page
+
+from cms.digests.models import DigestIndexPage
+
+EDITORS = "Editors"
+TRANSLATORS = "Translators"
+SOURCE_LANGUAGE = "en"
+TARGET_LANGUAGE = "zh-hant"
+
+COMMON_PERMISSIONS = ["wagtailadmin.access_admin", "wagtail_localize.submit_translation"]
+
+
+@dataclass(frozen=True)
+class Role:
+    group: str
+    language: str
+    page_permissions: list[str]
+    model_permissions: list[str] = field(default_factory=list)
+    collection_permissions: list[str] = field(default_factory=list)
+
+
+ROLES = [
+    Role(
+        group=EDITORS,
+        language=SOURCE_LANGUAGE,
+        page_permissions=["add_page", "change_page", "publish_page", "lock_page", "unlock_page"],
+        model_permissions=[
+            *COMMON_PERMISSIONS,
+            "papers.add_paper",
+            "papers.change_paper",
+        ],
+        collection_permissions=["wagtailimages.add_image", "wagtailimages.choose_image"],
+    ),
+    Role(
+        group=TRANSLATORS,
+        language=TARGET_LANGUAGE,
+        page_permissions=["change_page", "publish_page"],
+        model_permissions=list(COMMON_PERMISSIONS),
+    ),
+]
+
+
+class MissingTreeRoot(LookupError):
+    """The site root page in a role's language does not exist yet (import the seed first)."""
+
+
+def _permission(dotted: str) -> Permission:
+    app_label, codename = dotted.split(".")
+    return Permission.objects.get(content_type__app_label=app_label, codename=codename)
+
+
+def tree_root(language: str) -> Page:
+    """The DigestIndexPage in `language`: every page of that language lives below it."""
+    root = DigestIndexPage.objects.filter(locale__language_code=language).first()
+    if root is None:
+        raise MissingTreeRoot(f"No site root page in '{language}'; run import_digests first.")
+    return root
+
+
+@transaction.atomic
+def ensure_roles() -> dict[str, Group]:
+    """Create or complete both groups and scope their page rights; idempotent."""
+    groups = {}
+    for role in ROLES:
+        group, _created = Group.objects.get_or_create(name=role.group)
+        group.permissions.add(*(_permission(name) for name in role.model_permissions))
+        root = tree_root(role.language)
+        # Wagtail's first migration creates an "Editors" group with rights on the whole tree,
+        # both languages; a role's page rights are exactly those on its own language's root.
+        GroupPagePermission.objects.filter(group=group).exclude(page=root).delete()
+        for codename in role.page_permissions:
+            GroupPagePermission.objects.get_or_create(
+                group=group,
+                page=root,
+                permission=_permission(f"wagtailcore.{codename}"),
+            )
+        collection = Collection.get_first_root_node()
+        for name in role.collection_permissions:
+            GroupCollectionPermission.objects.get_or_create(
+                group=group, collection=collection, permission=_permission(name)
+            )
+        groups[role.group] = group
+    return groups

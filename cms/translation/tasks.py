@@ -1,0 +1,14 @@
+"""Celery tasks for translations: thin, they take ids and call one service."""
+
+from celery import shared_task
+
+from .sync import sync_translation_sources
+
+
+@shared_task(name="translation.sync_translations", ignore_result=True)
+def sync_translations_task(
+    source_ids: list[int], publish: bool = False, user_id: int | None = None
+) -> str:
+    """Sync translation sources in a worker; returns a short status for logs and tests."""
+    result = sync_translation_sources(source_ids=source_ids, publish=publish, user_id=user_id)
+    return f"synced {len(result.synced)}, missing {len(result.missing)}, failed {result.failed}"

@@ -1,0 +1,78 @@
+"""The zh-Hant guard: find Simplified-only characters in text meant to be Traditional Chinese.
+
+The character data is OpenCC's (shipped by `opencc-python-reimplemented`), not a table of our own:
+a character is Simplified-only when OpenCC maps it to a different Traditional character and it is
+not itself a Traditional character (so 网 and 络 are flagged, while 里 or 着, which are valid in
+both scripts, are not).
+"""
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import opencc
+
+_DICTIONARY_DIR = Path(opencc.__file__).parent / "dictionary"
+
+
+def _read_dictionary(name: str) -> dict[str, list[str]]:
+    mapping: dict[str, list[str]] = {}
+    for line in (_DICTIONARY_DIR / name).read_text(encoding="utf-8").splitlines():
+        key, _tab, values = line.partition("\t")
+        if key:
+            mapping[key] = values.split()
+    return mapping
+
+
+@cache
+def simplified_only_characters() -> frozenset[str]:
+    """Characters that only occur in Simplified Chinese, from OpenCC's character dictionaries."""
+    simplified_to_traditional = _read_dictionary("STCharacters.txt")
+    traditional_to_simplified = _read_dictionary("TSCharacters.txt")
+    return frozenset(
+        char
+        for char, traditional in simplified_to_traditional.items()
+        if char not in traditional and char not in traditional_to_simplified
+    )
+
+
+@cache
+def _to_traditional() -> opencc.OpenCC:
+    return opencc.OpenCC("s2t")
+
+
+def find_simplified(text: str) -> list[str]:
+    """The Simplified-only characters in `text`, each once, in order of appearance."""
+    simplified = simplified_only_characters()
+    return list(dict.fromkeys(char for char in text if char in simplified))
+
+
+def to_traditional(text: str) -> str:
+    """Convert `text` to Traditional Chinese with OpenCC's phrase-aware s2t conversion."""
+    return _to_traditional().convert(text)
+
+
+@dataclass(frozen=True)
+class SimplifiedText:
+    """A piece of content that contains Simplified-only characters."""
+
+    where: str
+    characters: list[str]
+    excerpt: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {''.join(self.characters)} in \u201c{self.excerpt}\u201d"
+
+
+def _excerpt(text: str, char: str, width: int = 12) -> str:
+    at = text.index(char)
+    return text[max(0, at - width) : at + width + 1].replace("\n", " ")
+
+
+def check_texts(texts: Iterable[tuple[str, str]]) -> Iterator[SimplifiedText]:
+    """Yield a finding for each (where, text) pair whose text holds Simplified-only characters."""
+    for where, text in texts:
+        characters = find_simplified(text)
+        if characters:
+            yield SimplifiedText(where, characters, _excerpt(text, characters[0]))

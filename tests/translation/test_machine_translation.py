@@ -1,0 +1,103 @@
+"""Machine translation asks DeepL for Traditional Chinese and never stores Simplified text."""
+
+from urllib.parse import parse_qs
+
+import pytest
+import responses
+from django.test import override_settings
+from django.urls import reverse
+from wagtail.models import Locale
+from wagtail_localize.models import StringTranslation, Translation
+from wagtail_localize.strings import StringValue
+from wagtail_localize.views.edit_translation import apply_machine_translation
+
+from cms.translation.machine_translators import TraditionalChineseDeepLTranslator
+
+DEEPL_URL = "https://api-free.deepl.com/v2/translate"
+DEEPL_SETTINGS = {
+    "CLASS": "cms.translation.machine_translators.TraditionalChineseDeepLTranslator",
+    "OPTIONS": {"AUTH_KEY": "test-key:fx"},
+}
+
+
+@pytest.fixture
+def locales(db):
+    return Locale.objects.get(language_code="en"), Locale.objects.get(language_code="zh-hant")
+
+
+@responses.activate
+def test_deepl_is_asked_for_traditional_chinese_and_simplified_is_converted(locales):
+    responses.post(
+        DEEPL_URL,
+        json={"translations": [{"text": "資料中心网络"}, {"text": "延遲"}]},
+    )
+    translator = TraditionalChineseDeepLTranslator({"AUTH_KEY": "test-key:fx"})
+    strings = [StringValue("Datacenter network"), StringValue("Latency")]
+
+    result = translator.translate(*locales, strings)
+
+    sent = parse_qs(responses.calls[0].request.body)
+    assert sent["target_lang"] == ["ZH-HANT"]
+    assert sent["source_lang"] == ["EN"]
+    assert responses.calls[0].request.headers["Authorization"] == "DeepL-Auth-Key test-key:fx"
+    assert [result[s].data for s in strings] == ["資料中心網絡", "延遲"]
+
+
+@pytest.mark.django_db
+@responses.activate
+@override_settings(WAGTAILLOCALIZE_MACHINE_TRANSLATOR=DEEPL_SETTINGS)
+def test_machine_translated_segments_stay_machine_until_a_translator_confirms(
+    client, translator, digest_en, zh_locale
+):
+    translation = Translation.objects.get(
+        source__object_id=digest_en.translation_key, target_locale=zh_locale
+    )
+    digest_en.summary = "A new summary."
+    digest_en.save_revision().publish()
+    translation.source.update_from_db()
+    responses.post(DEEPL_URL, json={"translations": [{"text": "新的摘要。"}]})
+
+    client.force_login(translator)
+    response = client.post(
+        reverse("wagtail_localize:machine_translate", args=[translation.pk]),
+        {"next": "/admin/"},
+    )
+
+    assert response.status_code == 302
+    assert parse_qs(responses.calls[0].request.body)["target_lang"] == ["ZH-HANT"]
+    summary = StringTranslation.objects.get(
+        locale=zh_locale,
+        context__object_id=digest_en.translation_key,
+        translation_of__data="A new summary.",
+    )
+    assert (summary.data, summary.translation_type) == ("新的摘要。", "machine")
+
+    segment = translation.source.stringsegment_set.get(context__path="summary")
+    response = client.put(
+        reverse("wagtail_localize:edit_string_translation", args=[translation.pk, segment.pk]),
+        data="value=%E6%96%B0%E7%9A%84%E6%91%98%E8%A6%81%E3%80%82",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 200
+    summary.refresh_from_db()
+    assert (summary.data, summary.translation_type) == ("新的摘要。", "manual")
+
+
+@pytest.mark.django_db
+def test_unfixable_simplified_output_is_not_stored(translator, digest_en, zh_locale):
+    """The test settings' dummy translator returns English words reversed: kept, and guarded."""
+    translation = Translation.objects.get(
+        source__object_id=digest_en.translation_key, target_locale=zh_locale
+    )
+    digest_en.summary = "Two words"
+    digest_en.save_revision().publish()
+    translation.source.update_from_db()
+    from wagtail_localize.machine_translators import get_machine_translator
+
+    assert apply_machine_translation(translation.pk, translator, get_machine_translator())
+    summary = StringTranslation.objects.get(
+        locale=zh_locale,
+        context__object_id=digest_en.translation_key,
+        translation_of__data="Two words",
+    )
+    assert (summary.data, summary.translation_type) == ("words Two", "machine")

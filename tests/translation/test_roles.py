@@ -1,0 +1,64 @@
+"""Editors own the English tree, Translators the zh-hant one; the setup is idempotent."""
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django.urls import reverse
+from wagtail.models import GroupPagePermission
+
+pytestmark = pytest.mark.django_db
+
+
+def test_translator_can_edit_and_publish_zh_hant_but_not_english(translator, digest_en, digest_zh):
+    en_perms = digest_en.permissions_for_user(translator)
+    zh_perms = digest_zh.permissions_for_user(translator)
+    assert not en_perms.can_edit()
+    assert not en_perms.can_publish()
+    assert zh_perms.can_edit()
+    assert zh_perms.can_publish()
+    assert translator.has_perm("wagtail_localize.submit_translation")
+
+
+def test_editor_can_edit_and_publish_english_but_not_zh_hant(editor, digest_en, digest_zh):
+    assert digest_en.permissions_for_user(editor).can_publish()
+    assert not digest_zh.permissions_for_user(editor).can_edit()
+
+
+def test_translator_cannot_publish_english_through_the_admin(client, translator, digest_en):
+    client.force_login(translator)
+    edit_url = reverse("wagtailadmin_pages:edit", args=[digest_en.pk])
+
+    response = client.post(
+        edit_url,
+        {
+            "title": "Hijacked",
+            "slug": digest_en.slug,
+            "short_name": digest_en.short_name,
+            "reading_minutes": 5,
+            "summary": "Hijacked",
+            "body-count": 0,
+            "action-publish": "action-publish",
+        },
+    )
+
+    assert response.status_code == 302
+    assert response.url != edit_url
+    digest_en.refresh_from_db()
+    assert digest_en.title != "Hijacked"
+    assert digest_en.latest_revision.user is None
+
+
+def test_translator_can_open_the_zh_hant_editor(client, translator, digest_zh):
+    client.force_login(translator)
+    response = client.get(reverse("wagtailadmin_pages:edit", args=[digest_zh.pk]))
+    assert response.status_code == 200
+    assert b"wagtail_localize" in response.content or b"editTranslation" in response.content
+
+
+def test_setup_command_is_idempotent(digest_en):
+    call_command("setup_translation_roles", verbosity=0)
+    count = GroupPagePermission.objects.count()
+    call_command("setup_translation_roles", verbosity=0)
+    assert GroupPagePermission.objects.count() == count
+    translators = Group.objects.get(name="Translators")
+    assert {p.page.locale.language_code for p in translators.page_permissions.all()} == {"zh-hant"}

@@ -1,0 +1,39 @@
+"""The zh-Hant guard: Simplified-only characters are flagged, the seed's Traditional passes."""
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from cms.digests.models import DigestPage
+from cms.translation.content_checks import check_page
+from cms.translation.zh_hant import find_simplified, to_traditional
+
+
+def test_flags_simplified_only_characters():
+    assert find_simplified("资料中心网络") == ["资", "网", "络"]
+    assert to_traditional("网络") == "網絡"
+
+
+@pytest.mark.parametrize("text", ["資料中心網路", "公里", "看著", "里程碑", "English only", ""])
+def test_traditional_text_passes(text):
+    assert find_simplified(text) == []
+
+
+@pytest.mark.django_db
+def test_all_seed_digests_pass(capsys):
+    zh_digests = DigestPage.objects.filter(locale__language_code="zh-hant")
+    assert zh_digests.count() == 53
+    assert all(check_page(page) == [] for page in zh_digests)
+    call_command("check_zh_hant")
+    assert "65 zh-hant pages checked" in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+def test_command_fails_naming_the_page_and_text(capsys):
+    page = DigestPage.objects.filter(locale__language_code="zh-hant").first()
+    page.summary = "說明资料中心網路"
+    page.save_revision().publish()
+    with pytest.raises(CommandError, match="1 of 65 zh-hant pages"):
+        call_command("check_zh_hant")
+    out = capsys.readouterr().out
+    assert page.title in out
+    assert "summary: 资" in out
