@@ -7,7 +7,7 @@ MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate seed admin-user roles browser messages compile-messages test test-sqlite lint format bench clean
+.PHONY: run install migrate seed admin-user roles browser messages compile-messages test test-sqlite lint format bench bench-tools clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,14 @@ lint: install
 format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+
+# wrk (Debian package) loads the benchmark server; installed once, skipped when present.
+bench-tools:
+	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+
+# Issue 6: the scenario in a throwaway database, measured against its baselines (see README).
+bench: install compile-messages bench-tools
+	$(PY) -m bench
 
 clean:
 	rm -rf $(VENV) var/db.sqlite3* var/static

@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "cms.digests",
     "cms.papers",
     "cms.translation",
+    "cms.apicache",
     "wagtail_localize",
     "wagtail_localize.locales",
     "wagtail.api.v2",
@@ -60,6 +61,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    # Answers If-None-Match with 304, for cached API responses too; then the API cache, ahead
+    # of sessions and auth, which public API responses never depend on.
+    "django.middleware.http.ConditionalGetMiddleware",
+    "cms.apicache.middleware.APIResponseCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -161,3 +166,19 @@ if DEEPL_AUTH_KEY:
         "CLASS": "cms.translation.machine_translators.TraditionalChineseDeepLTranslator",
         "OPTIONS": {"AUTH_KEY": DEEPL_AUTH_KEY},
     }
+
+# The cache must be shared by every web process: the API response cache and its content
+# version live there (cms/apicache). Redis when configured, else files under var/.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": VAR_DIR / "cache",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    )
+}
+API_RESPONSE_CACHE_PREFIX = "/api/"
+API_RESPONSE_CACHE_SECONDS = int(os.environ.get("API_RESPONSE_CACHE_SECONDS", "600"))

@@ -1,0 +1,97 @@
+"""`make bench`: run every measurement on SQLite (and PostgreSQL when DATABASE_URL points there).
+
+Each backend runs in its own process against a throwaway database that is dropped afterwards;
+the table is printed and every figure goes to var/bench/results.json.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+from .report import table
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT_DIR = ROOT / "var" / "bench"
+
+
+def _postgres_admin_url(database_url: str) -> tuple[str, str]:
+    """The server's maintenance database URL and a fresh throwaway database name."""
+    import dj_database_url
+
+    config = dj_database_url.parse(database_url)
+    name = f"bench_{uuid.uuid4().hex[:10]}"
+    return config, name
+
+
+def _run_backend(label: str, database_url: str, work_dir: Path) -> dict:
+    work_dir.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "bench.settings",
+            "BENCH_DATABASE_URL": database_url,
+            "BENCH_FLOOR_DIR": str(work_dir / "floor"),
+            "VAR_DIR": str(work_dir / "var"),
+            "PYTHONPATH": str(ROOT),
+        }
+    )
+    out = work_dir / "results.json"
+    print(f"== {label}", file=sys.stderr, flush=True)
+    subprocess.run([sys.executable, "-m", "bench.backend", str(out)], env=env, check=True, cwd=ROOT)
+    return json.loads(out.read_text())
+
+
+def _postgres(database_url: str, work_dir: Path) -> dict:
+    import psycopg
+
+    config, name = _postgres_admin_url(database_url)
+    admin = dict(
+        host=config["HOST"] or "127.0.0.1",
+        port=config["PORT"] or 5432,
+        user=config["USER"] or "postgres",
+        password=config["PASSWORD"] or None,
+        dbname="postgres",
+        autocommit=True,
+    )
+    with psycopg.connect(**admin) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    try:
+        url = database_url.rsplit("/", 1)[0] + f"/{name}"
+        return _run_backend(f"PostgreSQL ({name})", url, work_dir)
+    finally:
+        with psycopg.connect(**admin) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def main() -> None:
+    started = time.perf_counter()
+    run_dir = OUT_DIR / time.strftime("run-%Y%m%d-%H%M%S")
+    results: dict[str, dict] = {}
+    sqlite_dir = run_dir / "sqlite"
+    results["sqlite"] = _run_backend(
+        "SQLite", f"sqlite:///{sqlite_dir / 'bench.sqlite3'}", sqlite_dir
+    )
+    database_url = os.environ.get("DATABASE_URL", "")
+    if database_url.startswith(("postgres://", "postgresql://")):
+        results["postgresql"] = _postgres(database_url, run_dir / "postgresql")
+    summary = {
+        "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "seconds": round(time.perf_counter() - started, 1),
+        "backends": results,
+    }
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    (OUT_DIR / "results.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2))
+    for backend, result in results.items():
+        print()
+        print(table(backend, result["figures"]))
+    print(f"\nmake bench took {summary['seconds']:.0f} s; figures in {OUT_DIR / 'results.json'}")
+
+
+if __name__ == "__main__":
+    main()

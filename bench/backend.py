@@ -1,0 +1,430 @@
+"""Every measurement on one database backend: `python -m bench.backend OUT.json`.
+
+Runs with DJANGO_SETTINGS_MODULE=bench.settings and BENCH_DATABASE_URL pointing at a throwaway
+database that the caller (bench/__main__.py) created and drops afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import django
+
+from .load import fetch, run_wrk, summary
+from .report import Figure
+from .server import Server, env_for
+
+TOPICS = int(os.environ.get("BENCH_TOPICS", "50"))  # x 100 digests = 5,000 per language
+IMPORT_TOPICS = int(os.environ.get("BENCH_IMPORT_TOPICS", "10"))  # x 100 = 1,000 imported
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+WRK_SECONDS = int(os.environ.get("BENCH_WRK_SECONDS", "3"))
+MEMORY_REQUESTS = 5000
+
+LIST = "pages/?type=digests.DigestPage&fields=*&locale={locale}&limit={limit}"
+SEARCH = "pages/?type=digests.DigestPage&fields=*&locale={locale}&limit={limit}&search={term}"
+OURS_CACHED = "/api/v2/"
+OURS_UNCACHED = "/bench/uncached/"
+STOCK = "/bench/stock/"
+
+
+def log(message: str) -> None:
+    print(f"  [{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+class Run:
+    def __init__(self, work_dir: Path):
+        self.work_dir = work_dir
+        self.figures: list[Figure] = []
+        self.raw: dict[str, Any] = {}
+
+    def add(self, figure: Figure) -> None:
+        self.figures.append(figure)
+        log(figure.line())
+
+    # -- scenario ------------------------------------------------------------------------------
+
+    def build_scenario(self) -> None:
+        from django.core.management import call_command
+        from django.db import connection
+
+        from . import scenario
+
+        templates = self.work_dir.parent.parent / "templates"
+        # For iterating on the harness only: BENCH_REUSE_SCENARIO=1 reuses a built scenario.
+        reuse = templates / f"scenario-{TOPICS}-{IMPORT_TOPICS}.sqlite3"
+        if os.environ.get("BENCH_REUSE_SCENARIO") and reuse.exists():
+            connection.close()
+            shutil.copyfile(reuse, connection.settings_dict["NAME"])
+            log("reused a built scenario (BENCH_REUSE_SCENARIO): no import figure")
+            return
+        started = time.perf_counter()
+        migrate_from_template(templates)
+        log(f"migrated in {time.perf_counter() - started:.1f}s")
+
+        seed_path = scenario.write_seed(self.work_dir / "import-seed.json", range(IMPORT_TOPICS))
+        started = time.perf_counter()
+        call_command("import_digests", str(seed_path), verbosity=0)
+        seconds = time.perf_counter() - started
+        count = IMPORT_TOPICS * scenario.DIGESTS_PER_TOPIC
+        self.add(
+            Figure(
+                name=f"seed-style import of {count} bilingual digests",
+                unit="s",
+                value=seconds,
+                target="< 60 s (for 1,000)",
+                holds=seconds < 60 * count / 1000,
+                note="import_digests: pages, revisions, wagtail-localize translations",
+            )
+        )
+
+        started = time.perf_counter()
+        scenario.bulk_add_topics(list(range(IMPORT_TOPICS, TOPICS)))
+        scenario.add_authors()
+        scenario.rebuild_search_index()
+        log(f"bulk-added the rest of the scenario in {time.perf_counter() - started:.1f}s")
+        from cms.digests.models import DigestPage
+
+        counts = {
+            lang: DigestPage.objects.live().filter(locale__language_code=lang).count()
+            for lang in ("en", "zh-hant")
+        }
+        self.raw["digests_per_locale"] = counts
+        log(f"digests per locale: {counts}")
+        if os.environ.get("BENCH_REUSE_SCENARIO") and connection.vendor == "sqlite":
+            connection.close()
+            shutil.copyfile(connection.settings_dict["NAME"], reuse)
+
+    # -- query counts (in process) -------------------------------------------------------------
+
+    def query_counts(self) -> None:
+        from django.db import connection
+        from django.test import Client
+        from django.test.utils import CaptureQueriesContext
+
+        client = Client()
+
+        def count(url: str) -> int:
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code, response.content[:300])
+            return len(queries)
+
+        detail_id = self.detail_id()
+        counts: dict[str, dict[str, int]] = {}
+        for side, prefix in (("ours", OURS_UNCACHED), ("stock", STOCK)):
+            counts[side] = {}
+            for locale in ("en", "zh-hant"):
+                for limit in (20, 100):
+                    url = prefix + LIST.format(locale=locale, limit=limit)
+                    counts[side][f"list {locale} limit={limit}"] = count(url)
+            counts[side]["detail"] = count(f"{prefix}pages/{detail_id}/")
+        self.raw["query_counts"] = counts
+        ours = [v for k, v in counts["ours"].items() if k.startswith("list")]
+        stock20 = counts["stock"]["list en limit=20"]
+        constant = len(set(ours)) == 1
+        self.add(
+            Figure(
+                name="queries per list request (limit 20 and 100, en and zh-hant)",
+                unit="queries",
+                value=max(ours),
+                baseline=stock20,
+                baseline_name="stock, limit=20",
+                ratio=max(ours) / stock20,
+                target="constant in limit and <= 12",
+                holds=constant and max(ours) <= 12,
+                note=f"ours {counts['ours']}; stock {counts['stock']}",
+            )
+        )
+
+    def detail_id(self) -> int:
+        from cms.digests.models import DigestPage
+
+        return DigestPage.objects.live().filter(locale__language_code="en").order_by("pk")[0].pk
+
+    # -- throughput over HTTP ------------------------------------------------------------------
+
+    def throughput(self, server: Server) -> None:
+        base = server.base_url
+        list20 = LIST.format(locale="en", limit=20)
+        ours = fetch(base + OURS_CACHED + list20)
+        assert ours.status == 200, ours.body[:300]
+        uncached = fetch(base + OURS_UNCACHED + list20)
+        assert uncached.body == ours.body, "the uncached mount must serve the same bytes"
+        floor_dir = Path(os.environ["BENCH_FLOOR_DIR"])
+        (floor_dir / "list20.json").write_bytes(ours.body)
+        assert fetch(f"{base}/bench/floor/list20/").body == ours.body
+        etag = ours.headers.get("etag")
+        sides = {
+            "floor": (f"{base}/bench/floor/list20/", None),
+            "stock": (base + STOCK + list20, None),
+            "uncached": (base + OURS_UNCACHED + list20, None),
+            "cached": (base + OURS_CACHED + list20, None),
+        }
+        if etag:
+            conditional = fetch(base + OURS_CACHED + list20, {"If-None-Match": etag})
+            self.raw["conditional_status"] = conditional.status
+            sides["304"] = (base + OURS_CACHED + list20, {"If-None-Match": etag})
+        results: dict[str, list] = {name: [] for name in sides}
+        names = list(sides)
+        for round_number in range(ROUNDS):
+            # Rotate the order so that no side always runs first (or right after the slow one).
+            order = names[round_number % len(names) :] + names[: round_number % len(names)]
+            for name in order:
+                url, headers = sides[name]
+                results[name].append(run_wrk(url, seconds=WRK_SECONDS, headers=headers))
+            log(
+                f"round {round_number + 1}/{ROUNDS}: "
+                + ", ".join(f"{n} {results[n][-1].requests_per_s:.0f}/s" for n in names)
+            )
+        self.raw["wrk"] = {name: [vars(r) for r in runs] for name, runs in results.items()}
+        rps = {name: summary([r.requests_per_s for r in runs]) for name, runs in results.items()}
+        floor = rps["floor"]["median"]
+        self.raw["throughput"] = rps
+
+        def ratio_figure(side: str, name: str, target: float, target_text: str) -> None:
+            if side not in rps:
+                self.add(
+                    Figure(
+                        name=name,
+                        unit="req/s",
+                        value=None,
+                        target=target_text,
+                        holds=False,
+                        note="no ETag on the response",
+                    )
+                )
+                return
+            value = rps[side]["median"]
+            self.add(
+                Figure(
+                    name=name,
+                    unit="req/s",
+                    value=value,
+                    p90=rps[side]["p90"],
+                    baseline=floor,
+                    baseline_name="floor (precomputed bytes)",
+                    ratio=value / floor,
+                    target=target_text,
+                    holds=value / floor >= target,
+                    note=f"stock: {rps['stock']['median']:.1f} req/s "
+                    f"(1/{floor / max(rps['stock']['median'], 0.01):.0f} of the floor)",
+                )
+            )
+
+        ratio_figure("uncached", "uncached list, limit=20", 1 / 10, ">= 1/10 of floor")
+        ratio_figure("cached", "repeated list (unchanged content)", 1 / 2, ">= 1/2 of floor")
+        ratio_figure("304", "conditional request answered 304", 2 / 3, ">= 2/3 of floor")
+
+    # -- latency and search --------------------------------------------------------------------
+
+    def latencies(self, server: Server) -> None:
+        base = server.base_url
+        detail = f"pages/{self.detail_id()}/"
+        requests = {
+            "list, limit=20": LIST.format(locale="en", limit=20),
+            "list, limit=100": LIST.format(locale="en", limit=100),
+            "detail": detail,
+            "search=congestion, limit=20": SEARCH.format(locale="en", limit=20, term="congestion"),
+            "search=壅塞 (zh-hant), limit=20": SEARCH.format(
+                locale="zh-hant", limit=20, term="%E5%A3%85%E5%A1%9E"
+            ),
+        }
+        samples: dict[str, dict[str, list[float]]] = {
+            k: {"ours": [], "stock": []} for k in requests
+        }
+        for round_number in range(15):
+            for name, path in requests.items():
+                for side, prefix in (("ours", OURS_UNCACHED), ("stock", STOCK)):
+                    if side == "stock" and "search" in name and round_number >= 3:
+                        continue  # the stock search takes seconds; three samples say enough
+                    response = fetch(base + prefix + path)
+                    assert response.status == 200, (path, response.status, response.body[:300])
+                    samples[name][side].append(response.seconds * 1000)
+        self.raw["latency_ms"] = {
+            name: {side: summary(values) for side, values in sides.items()}
+            for name, sides in samples.items()
+        }
+        for name, sides in samples.items():
+            ours = summary(sides["ours"])
+            stock = summary(sides["stock"])
+            is_search = name.startswith("search")
+            self.add(
+                Figure(
+                    name=f"latency: {name}",
+                    unit="ms",
+                    value=ours["median"],
+                    p90=ours["p90"],
+                    baseline=stock["median"],
+                    baseline_name="stock",
+                    ratio=ours["median"] / stock["median"],
+                    target="p50 <= 50 ms" if is_search else "",
+                    holds=ours["median"] <= 50 if is_search else None,
+                )
+            )
+
+    def search_recall(self, server: Server) -> None:
+        from cms.digests.models import DigestPage
+
+        from .scenario import SEARCH_TERMS
+
+        for locale, term in SEARCH_TERMS.items():
+            expected = {
+                pk
+                for pk, title, summary_ in DigestPage.objects.live()
+                .public()
+                .filter(locale__language_code=locale)
+                .values_list("pk", "title", "summary")
+                if term.casefold() in title.casefold() or term.casefold() in summary_.casefold()
+            }
+            found = {
+                side: self._search_ids(server, prefix, locale, term)
+                for side, prefix in (("ours", OURS_UNCACHED), ("stock", STOCK))
+            }
+            missing = expected - found["ours"]
+            extra = found["ours"] - expected
+            self.add(
+                Figure(
+                    name=f"search recall: {term!r} in {locale}",
+                    unit="found",
+                    value=len(found["ours"] & expected),
+                    baseline=len(found["stock"] & expected),
+                    baseline_name="stock",
+                    target=f"all {len(expected)} containing it",
+                    holds=not missing,
+                    note=f"expected {len(expected)}, missing {len(missing)}, "
+                    f"not containing the term {len(extra)}",
+                )
+            )
+
+    def _search_ids(self, server: Server, prefix: str, locale: str, term: str) -> set[int]:
+        from urllib.parse import quote
+
+        ids: set[int] = set()
+        offset = 0
+        while True:
+            url = (
+                f"{server.base_url}{prefix}pages/?type=digests.DigestPage&locale={locale}"
+                f"&search={quote(term)}&limit=100&offset={offset}"
+            )
+            response = fetch(url)
+            if response.status != 200:
+                log(f"search on {prefix} answered {response.status}: {response.body[:200]!r}")
+                return ids
+            data = json.loads(response.body)
+            ids.update(item["id"] for item in data["items"])
+            offset += 100
+            if offset >= data["meta"]["total_count"] or not data["items"]:
+                return ids
+
+    # -- memory --------------------------------------------------------------------------------
+
+    def web_memory(self, server: Server) -> None:
+        base = server.base_url
+        from cms.digests.models import DigestPage
+
+        ids = list(DigestPage.objects.live().values_list("pk", flat=True)[:2000])
+        urls = []
+        for number in range(MEMORY_REQUESTS):
+            locale = ("en", "zh-hant")[number % 2]
+            kind = number % 4
+            if kind == 0:
+                urls.append(f"{base}{OURS_CACHED}{LIST.format(locale=locale, limit=20)}")
+            elif kind == 1:
+                urls.append(
+                    f"{base}{OURS_UNCACHED}{LIST.format(locale=locale, limit=20)}"
+                    f"&offset={(number * 20) % 4000}"
+                )
+            elif kind == 2:
+                urls.append(f"{base}{OURS_UNCACHED}pages/{ids[number % len(ids)]}/")
+            else:
+                urls.append(f"{base}{OURS_CACHED}pages/{ids[number % len(ids)]}/")
+        for url in urls[:200]:  # warm up: imports, caches, connections
+            fetch(url)
+        before = server.worker_rss_mb()
+        with ThreadPoolExecutor(max_workers=10) as pool:
+            statuses = list(pool.map(lambda url: fetch(url).status, urls))
+        after = server.worker_rss_mb()
+        growth = max(after.get(pid, 0) - rss for pid, rss in before.items())
+        self.raw["web_rss_mb"] = {"before": before, "after": after}
+        self.add(
+            Figure(
+                name=f"web worker RSS growth over {MEMORY_REQUESTS} API requests",
+                unit="MB",
+                value=growth,
+                target="< 50 MB",
+                holds=growth < 50 and all(status == 200 for status in statuses),
+                note=f"worker RSS before {sorted(before.values())}, after {sorted(after.values())}",
+            )
+        )
+
+
+def migrate_from_template(template_dir: Path) -> None:
+    """Migrate the throwaway database; on SQLite, reuse a migrated copy keyed on the migrations.
+
+    Migrating from scratch takes about a minute on this machine, a copy a fraction of a second.
+    """
+    import hashlib
+
+    from django.core.management import call_command
+    from django.db import connection
+    from django.db.migrations.loader import MigrationLoader
+
+    if connection.vendor != "sqlite":
+        call_command("migrate", verbosity=0, interactive=False)
+        return
+    names = sorted(f"{app}.{name}" for app, name in MigrationLoader(None).disk_migrations)
+    key = hashlib.sha256("\n".join(names).encode()).hexdigest()[:16]
+    template = template_dir / f"sqlite-{key}.sqlite3"
+    database = Path(connection.settings_dict["NAME"])
+    if template.exists():
+        connection.close()
+        shutil.copyfile(template, database)
+        return
+    call_command("migrate", verbosity=0, interactive=False)
+    connection.close()
+    template_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(database, template)
+
+
+def main() -> None:
+    out = Path(sys.argv[1])
+    work_dir = out.parent
+    django.setup()
+    from django.db import connection
+
+    run = Run(work_dir)
+    run.raw["vendor"] = connection.vendor
+    run.build_scenario()
+    run.query_counts()
+    connection.close()
+    floor_dir = Path(os.environ["BENCH_FLOOR_DIR"])
+    floor_dir.mkdir(parents=True, exist_ok=True)
+    env = env_for(os.environ["BENCH_DATABASE_URL"], floor_dir, Path(os.environ["VAR_DIR"]))
+    with Server(env, work_dir / "gunicorn.log") as server:
+        run.throughput(server)
+        run.latencies(server)
+        run.search_recall(server)
+        run.web_memory(server)
+    from . import sync_bench
+
+    for figure in sync_bench.measure(work_dir, env):
+        run.add(figure)
+    out.write_text(
+        json.dumps(
+            {"figures": [vars(f) for f in run.figures], "raw": run.raw},
+            ensure_ascii=False,
+            indent=2,
+            default=str,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

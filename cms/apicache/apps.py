@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class APICacheConfig(AppConfig):
+    name = "cms.apicache"
+    label = "apicache"
+    verbose_name = _("API response cache")
+
+    def ready(self) -> None:
+        from . import signals
+
+        signals.connect()

@@ -1,0 +1,135 @@
+"""The API response cache never serves content older than the last publish or paper write."""
+
+import json
+
+import pytest
+from django.core.cache import cache
+from wagtail.models import Locale
+
+from cms.digests.models import DigestPage
+from cms.translation.prefill import publish_translation
+
+LIST = "/api/v2/pages/?type=digests.DigestPage&fields=title,paper&limit=100&locale={locale}"
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def digest():
+    return DigestPage.objects.live().filter(locale__language_code="en").order_by("path").first()
+
+
+def titles(client, locale="en") -> dict[int, str]:
+    response = client.get(LIST.format(locale=locale))
+    assert response.status_code == 200
+    return {item["id"]: item["title"] for item in json.loads(response.content)["items"]}
+
+
+def test_repeated_request_is_served_without_queries(client, django_assert_num_queries):
+    first = client.get(LIST.format(locale="en"))
+    with django_assert_num_queries(0):
+        second = client.get(LIST.format(locale="en"))
+    assert second.content == first.content
+    assert second["ETag"] == first["ETag"]
+
+
+def test_conditional_request_answers_304_until_content_changes(
+    client, digest, django_capture_on_commit_callbacks
+):
+    etag = client.get(LIST.format(locale="en"))["ETag"]
+    assert client.get(LIST.format(locale="en"), HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+    digest.title = "Retitled after publishing"
+    with django_capture_on_commit_callbacks(execute=True):
+        digest.save_revision().publish()
+
+    response = client.get(LIST.format(locale="en"), HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200
+    assert response["ETag"] != etag
+
+
+def test_publish_is_visible_at_once(client, digest, django_capture_on_commit_callbacks):
+    assert titles(client)[digest.pk] != "Retitled after publishing"
+    digest.title = "Retitled after publishing"
+    with django_capture_on_commit_callbacks(execute=True):
+        digest.save_revision().publish()
+    assert titles(client)[digest.pk] == "Retitled after publishing"
+    detail = json.loads(client.get(f"/api/v2/pages/{digest.pk}/").content)
+    assert detail["title"] == "Retitled after publishing"
+
+
+def test_unpublish_is_visible_at_once(client, digest, django_capture_on_commit_callbacks):
+    assert client.get(f"/api/v2/pages/{digest.pk}/").status_code == 200
+    assert digest.pk in titles(client)
+    with django_capture_on_commit_callbacks(execute=True):
+        digest.unpublish()
+    assert digest.pk not in titles(client)
+    assert client.get(f"/api/v2/pages/{digest.pk}/").status_code == 404
+
+
+def test_translation_publish_is_visible_at_once(client, digest, django_capture_on_commit_callbacks):
+    from wagtail_localize.models import StringTranslation, Translation
+
+    zh = Locale.objects.get(language_code="zh-hant")
+    target = digest.get_translation(zh)
+    assert titles(client, "zh-hant")[target.pk] != "新的標題"
+
+    translation = Translation.objects.get(
+        source__object_id=digest.translation_key, target_locale=zh
+    )
+    title = StringTranslation.objects.get(
+        translation_of__segments__source=translation.source,
+        translation_of__segments__context__path="title",
+        locale=zh,
+    )
+    title.data = "新的標題"
+    title.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        publish_translation(translation)
+
+    assert titles(client, "zh-hant")[target.pk] == "新的標題"
+
+
+def test_paper_write_is_visible_at_once(client, digest, django_capture_on_commit_callbacks):
+    from cms.papers.models import PaperAuthor
+
+    def paper(page_id):
+        response = client.get(f"/api/v2/pages/{page_id}/")
+        return json.loads(response.content)["paper"]
+
+    assert paper(digest.pk)["authors"] == []
+    with django_capture_on_commit_callbacks(execute=True):
+        digest.paper.title = "Title corrected by the sync worker"
+        digest.paper.save()
+        PaperAuthor.objects.create(paper=digest.paper, name="Ada Lovelace", sort_order=0)
+    synced = paper(digest.pk)
+    assert synced["title"] == "Title corrected by the sync worker"
+    assert [author["name"] for author in synced["authors"]] == ["Ada Lovelace"]
+
+
+def test_only_anonymous_api_gets_are_cached(rf):
+    from django.http import HttpResponse
+
+    from cms.apicache.middleware import APIResponseCacheMiddleware
+
+    calls = []
+
+    def view(request):
+        calls.append(request.path)
+        return HttpResponse(b"{}", content_type="application/json")
+
+    middleware = APIResponseCacheMiddleware(view)
+    for _ in range(2):
+        middleware(rf.get("/api/v2/pages/"))
+        middleware(rf.get("/admin/pages/"))
+        middleware(rf.get("/api/v2/pages/", HTTP_AUTHORIZATION="Bearer x"))
+        middleware(rf.post("/api/v2/pages/"))
+    assert calls.count("/api/v2/pages/") == 1 + 2 + 2
+    assert calls.count("/admin/pages/") == 2
