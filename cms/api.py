@@ -1,10 +1,10 @@
 """The headless API router: registrations only; fields live on the models."""
 
 from wagtail.api.v2.router import WagtailAPIRouter
-from wagtail.api.v2.views import PagesAPIViewSet
 from wagtail.documents.api.v2.views import DocumentsAPIViewSet
 from wagtail.images.api.v2.views import ImagesAPIViewSet
 
+from cms.digests.api import PagesAPIViewSet
 from cms.papers.api import PapersAPIViewSet
 
 api_router = WagtailAPIRouter("wagtailapi")

@@ -12,6 +12,7 @@ from wagtail_localize.fields import SynchronizedField, TranslatableField
 from cms.papers.serializers import PaperSerializer
 
 from .blocks import BaseStreamBlock, CommentaryStreamBlock
+from .search import SearchTextMixin
 from .serializers import TopicDigestsField, TopicRefField
 
 PAGE_TRANSLATABLE_FIELDS = [
@@ -39,8 +40,10 @@ class DigestIndexPage(Page):
         verbose_name = _("digest index page")
 
 
-class TopicPage(Page):
+class TopicPage(SearchTextMixin, Page):
     """A topic overview: which chapter to finish first, and a comparison of its digests."""
+
+    search_text_fields = ("title", "intro")
 
     intro = models.TextField(_("intro"), blank=True)
     finish_first = models.TextField(
@@ -94,8 +97,10 @@ class TopicPage(Page):
         return DigestPage.objects.child_of(self).live().public().order_by("path")
 
 
-class DigestPage(Page):
+class DigestPage(SearchTextMixin, Page):
     """One paper, explained: what the digest sets out to explain, then the body."""
+
+    search_text_fields = ("title", "short_name", "summary")
 
     short_name = models.CharField(
         _("short name"), max_length=100, help_text=_("The system's name, e.g. FabricPerf.")

@@ -1,0 +1,93 @@
+"""Filters of the pages API that differ from Wagtail's: locale and search."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+from rest_framework.filters import BaseFilterBackend
+from wagtail.api.v2.utils import BadRequestError
+from wagtail.coreutils import get_content_languages
+from wagtail.models import Page, get_page_models
+
+from .search import (
+    MAX_SEARCH_LENGTH,
+    MAX_SEARCH_TERMS,
+    SearchTextMixin,
+    search_terms,
+    search_text_condition,
+)
+
+SEARCH_OPERATORS = ("and", "or")
+
+
+class LocaleFilter(BaseFilterBackend):
+    """?locale=zh-hant; an unknown language code is a 400 listing the known ones (not a 404).
+
+    Checked against WAGTAIL_CONTENT_LANGUAGES (every Locale must be one of them) and filtered
+    through a join, so the locale costs no query of its own.
+    """
+
+    def filter_queryset(self, request, queryset, view):
+        code = request.GET.get("locale")
+        if code is None:
+            return queryset
+        known = [language for language, _label in get_content_languages().items()]
+        if code not in known:
+            raise BadRequestError(
+                _("locale %(code)r is not one of: %(known)s")
+                % {"code": code, "known": ", ".join(known)}
+            )
+        child_of = getattr(queryset, "_filtered_by_child_of", None)
+        queryset = queryset.filter(locale__language_code=code)
+        if child_of is not None:
+            queryset._filtered_by_child_of = child_of
+        return queryset
+
+
+class SubstringSearchFilter(BaseFilterBackend):
+    """?search=: every term must occur in the page's search text (any term with operator "or").
+
+    Replaces Wagtail's SearchFilter for pages: see cms.digests.search for why. Pages of a type
+    without search text never match; results keep the listing's order (tree order by default).
+    """
+
+    def filter_queryset(self, request, queryset, view):
+        if "search" not in request.GET:
+            return queryset
+        if not getattr(settings, "WAGTAILAPI_SEARCH_ENABLED", True):
+            raise BadRequestError(_("search is disabled"))
+        query = request.GET["search"]
+        if len(query) > MAX_SEARCH_LENGTH:
+            raise BadRequestError(
+                _("search must be at most %(max)d characters") % {"max": MAX_SEARCH_LENGTH}
+            )
+        operator = request.GET.get("search_operator", "and")
+        if operator not in SEARCH_OPERATORS:
+            raise BadRequestError(_("search_operator must be 'and' or 'or'"))
+        terms = search_terms(query)
+        if len(terms) > MAX_SEARCH_TERMS:
+            raise BadRequestError(
+                _("search must have at most %(max)d words") % {"max": MAX_SEARCH_TERMS}
+            )
+        if not terms:
+            return queryset.none()
+        return filter_by_search_text(queryset, search_text_condition(terms, operator=operator))
+
+
+def filter_by_search_text(queryset: QuerySet, condition: Q) -> QuerySet:
+    """Apply `condition` directly on a searchable model, or through a pk subquery for Page."""
+    model = queryset.model
+    if issubclass(model, SearchTextMixin):
+        return queryset.filter(condition)
+    searchable = [
+        page_model
+        for page_model in get_page_models()
+        if issubclass(page_model, SearchTextMixin) and issubclass(page_model, model)
+    ]
+    if not searchable or not issubclass(model, Page):
+        return queryset.none()
+    matches = Q()
+    for page_model in searchable:
+        matches |= Q(pk__in=page_model.objects.filter(condition).values("pk"))
+    return queryset.filter(matches)

@@ -1,0 +1,69 @@
+"""Substring search over a denormalised, casefolded text column, in any language.
+
+Wagtail's database search backend tokenises on spaces and punctuation, so a Chinese term such as
+壅塞 inside running text ("解釋壅塞控制…") is never a token of its own and is not found. Instead
+each searchable page keeps `search_text` - its title, short name and summary, casefolded - written
+on every save of those fields, and a search is a substring match on that column: exact for every
+script, with no segmenter to install. On PostgreSQL a pg_trgm GIN index (created by a
+vendor-conditional migration) serves `LIKE '%term%'` for terms of three or more characters; shorter
+terms and SQLite scan the column, which stays well inside the budget at thousands of pages per
+language because the column holds only the short fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import models
+from django.db.models import Q
+
+SEARCH_TEXT_SEPARATOR = "\n"
+MAX_SEARCH_LENGTH = 200
+MAX_SEARCH_TERMS = 10
+
+
+def normalise(text: str) -> str:
+    """The form both the stored text and the query take: casefolded, spaces collapsed."""
+    return " ".join(text.casefold().split())
+
+
+def build_search_text(values: Iterable[object]) -> str:
+    """Join the searchable values of one page, one per line so terms never span two fields."""
+    return SEARCH_TEXT_SEPARATOR.join(normalise(str(value)) for value in values if value)
+
+
+def search_terms(query: str) -> list[str]:
+    """The query's whitespace-separated terms, normalised; duplicates dropped, order kept."""
+    return list(dict.fromkeys(normalise(query).split()))
+
+
+def search_text_condition(terms: list[str], *, operator: str = "and") -> Q:
+    """A filter matching rows whose search_text holds every term (or any, with operator "or")."""
+    condition = Q()
+    for term in terms:
+        term_condition = Q(search_text__contains=term)
+        condition = condition | term_condition if operator == "or" else condition & term_condition
+    return condition
+
+
+class SearchTextMixin(models.Model):
+    """Keeps `search_text` in step with the fields named in `search_text_fields` on every save."""
+
+    search_text_fields: tuple[str, ...] = ("title",)
+
+    search_text = models.TextField(editable=False, blank=True, default="")
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None:
+            self.search_text = self.compute_search_text()
+        elif set(update_fields) & set(self.search_text_fields):
+            self.search_text = self.compute_search_text()
+            kwargs["update_fields"] = {*update_fields, "search_text"}
+        return super().save(*args, **kwargs)
+
+    def compute_search_text(self) -> str:
+        return build_search_text(getattr(self, name) for name in self.search_text_fields)

@@ -1,0 +1,46 @@
+"""Helpers for the pages API tests."""
+
+from __future__ import annotations
+
+import pytest
+from wagtail.models import Locale
+
+from cms.digests.models import DigestPage, TopicPage
+
+PAGES_URL = "/api/v2/pages/"
+DIGEST_TYPE = "digests.DigestPage"
+TOPIC_TYPE = "digests.TopicPage"
+
+
+@pytest.fixture
+def api_get(client):
+    """GET an API URL with query parameters; returns the response (JSON in `.json()`)."""
+
+    def get(path: str = PAGES_URL, **params):
+        return client.get(path, params, HTTP_HOST="testserver")
+
+    return get
+
+
+@pytest.fixture
+def api_items(api_get):
+    """GET a listing that must succeed; returns its items."""
+
+    def items(path: str = PAGES_URL, **params):
+        response = api_get(path, **params)
+        assert response.status_code == 200, response.content
+        return response.json()["items"]
+
+    return items
+
+
+def digest(short_name: str, language: str = "en") -> DigestPage:
+    return DigestPage.objects.get(short_name=short_name, locale__language_code=language)
+
+
+def translation(page, language: str):
+    return page.get_translation(Locale.objects.get(language_code=language)).specific
+
+
+def topic_of(page) -> TopicPage:
+    return page.get_parent().specific

@@ -1,0 +1,200 @@
+"""Every field of digests and topics in the pages API, in list and detail views, both languages."""
+
+import pytest
+
+from cms.papers.models import PaperAffiliation, PaperAuthor, PaperLink
+
+from .conftest import DIGEST_TYPE, PAGES_URL, TOPIC_TYPE, digest, topic_of, translation
+
+pytestmark = pytest.mark.django_db
+
+PAPER_KEYS = {
+    "id",
+    "title",
+    "doi",
+    "venue",
+    "year",
+    "track",
+    "authors",
+    "affiliations",
+    "ids",
+    "links",
+    "abstract",
+}
+
+
+@pytest.fixture
+def odin():
+    """Odin's paper with every optional piece of metadata filled in."""
+    page = digest("Odin")
+    paper = page.paper
+    paper.doi = "10.1145/0000000.0000001"
+    paper.arxiv_id = "2601.00001"
+    paper.abstract = "All-to-all traffic breaks congestion control."
+    paper.track = "short paper"
+    paper.save()
+    PaperAuthor.objects.create(
+        paper=paper,
+        name="Ada Lovelace",
+        given="Ada",
+        family="Lovelace",
+        orcid="0000-0002-1825-0097",
+        affiliations=["Analytical Engines Ltd"],
+        sort_order=0,
+    )
+    PaperAuthor.objects.create(paper=paper, name="Alan Turing", sort_order=1)
+    PaperAffiliation.objects.filter(paper=paper).delete()
+    PaperAffiliation.objects.create(paper=paper, name="Analytical Engines Ltd", sort_order=0)
+    PaperLink.objects.create(paper=paper, label="PDF", url="https://example.org/odin.pdf")
+    return page
+
+
+def expected_paper(paper_id: int) -> dict:
+    return {
+        "id": paper_id,
+        "title": "Odin: Rethinking Congestion Control under All-to-All Traffic",
+        "doi": "10.1145/0000000.0000001",
+        "venue": {"acronym": "SIGCOMM", "name": "ACM SIGCOMM Conference"},
+        "year": 2026,
+        "track": "short paper",
+        "authors": [
+            {
+                "name": "Ada Lovelace",
+                "given": "Ada",
+                "family": "Lovelace",
+                "orcid": "0000-0002-1825-0097",
+                "affiliations": ["Analytical Engines Ltd"],
+            },
+            {
+                "name": "Alan Turing",
+                "given": None,
+                "family": None,
+                "orcid": None,
+                "affiliations": [],
+            },
+        ],
+        "affiliations": ["Analytical Engines Ltd"],
+        "ids": {"doi": "10.1145/0000000.0000001", "arxiv_id": "2601.00001"},
+        "links": [{"label": "PDF", "url": "https://example.org/odin.pdf"}],
+        "abstract": "All-to-all traffic breaks congestion control.",
+    }
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_digest_list_and_detail_carry_every_field(api_get, api_items, odin, language):
+    page = odin if language == "en" else translation(odin, language)
+    topic = topic_of(page)
+    assert odin.paper.venue == "SIGCOMM", "fixture assumption"
+    listed = {
+        item["id"]: item
+        for item in api_items(type=DIGEST_TYPE, locale=language, fields="*", limit=100)
+    }
+    detail = api_get(f"{PAGES_URL}{page.pk}/").json()
+
+    for item in (listed[page.pk], detail):
+        assert item["title"] == page.title
+        assert item["short_name"] == "Odin"
+        assert item["reading_minutes"] == page.reading_minutes
+        assert item["summary"] == page.summary
+        assert item["body"] == []
+        assert item["topic"] == {"id": topic.pk, "title": topic.title, "slug": topic.slug}
+        assert item["paper"] == expected_paper(odin.paper_id)
+        assert set(item["paper"]) == PAPER_KEYS
+        assert item["meta"]["type"] == DIGEST_TYPE
+        assert item["meta"]["locale"] == language
+    assert detail["meta"]["parent"]["id"] == topic.pk
+
+
+def test_body_blocks_are_serialised(api_get):
+    page = digest("Odin")
+    page.body = [
+        ("heading", {"text": "Why all-to-all hurts", "level": "h2"}),
+        ("paragraph", "<p>Incast everywhere.</p>"),
+    ]
+    page.save_revision().publish()
+    body = api_get(f"{PAGES_URL}{page.pk}/").json()["body"]
+    assert [block["type"] for block in body] == ["heading", "paragraph"]
+    assert body[0]["value"] == {"text": "Why all-to-all hurts", "level": "h2"}
+    assert "Incast everywhere." in body[1]["value"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_topic_carries_intro_finish_first_and_digests_in_order(api_get, api_items, language):
+    english_topic = topic_of(digest("Odin"))
+    topic = english_topic if language == "en" else translation(english_topic, language)
+    topic.intro = "How congestion control copes with AI traffic."
+    topic.finish_first = "Finish Odin first: the others build on it."
+    topic.finish_first_url = "https://example.org/odin"
+    topic.save_revision().publish()
+    children = [child.specific for child in topic.get_children().live().order_by("path")]
+    assert len(children) > 1
+
+    listed = {
+        item["id"]: item
+        for item in api_items(type=TOPIC_TYPE, locale=language, fields="*", limit=100)
+    }
+    detail = api_get(f"{PAGES_URL}{topic.pk}/").json()
+    for item in (listed[topic.pk], detail):
+        assert item["intro"] == topic.intro
+        assert item["finish_first"] == topic.finish_first
+        assert item["finish_first_url"] == "https://example.org/odin"
+        assert item["commentary"] == []
+        assert item["digests"] == [
+            {
+                "id": child.pk,
+                "title": child.title,
+                "slug": child.slug,
+                "short_name": child.short_name,
+                "reading_minutes": child.reading_minutes,
+            }
+            for child in children
+        ]
+
+
+def test_all_digests_in_both_languages_with_paper_and_topic(api_items):
+    for language in ("en", "zh-hant"):
+        items = api_items(type=DIGEST_TYPE, locale=language, fields="*", limit=100)
+        assert len(items) == 53
+        assert all(item["paper"]["title"] and item["topic"]["id"] for item in items)
+        assert {item["meta"]["locale"] for item in items} == {language}
+
+
+def test_paper_data_is_the_same_in_both_languages(api_items, odin):
+    by_language = {
+        language: {
+            item["short_name"]: item["paper"]
+            for item in api_items(
+                type=DIGEST_TYPE, locale=language, fields="short_name,paper", limit=100
+            )
+        }
+        for language in ("en", "zh-hant")
+    }
+    assert by_language["en"] == by_language["zh-hant"]
+    assert by_language["zh-hant"]["Odin"] == expected_paper(odin.paper_id)
+
+
+def test_translation_of_links_the_two_languages(api_items):
+    english = digest("Odin")
+    chinese = translation(english, "zh-hant")
+    assert [item["id"] for item in api_items(translation_of=english.pk)] == [chinese.pk]
+    found = api_items(translation_of=chinese.pk, locale="en", type=DIGEST_TYPE)
+    assert [item["id"] for item in found] == [english.pk]
+
+
+def test_every_zh_digest_links_to_its_english_page(api_items):
+    chinese = api_items(type=DIGEST_TYPE, locale="zh-hant", fields="short_name", limit=100)
+    english = {
+        item["short_name"]: item["id"]
+        for item in api_items(type=DIGEST_TYPE, locale="en", fields="short_name", limit=100)
+    }
+    for item in chinese[:5]:
+        found = api_items(translation_of=item["id"], locale="en")
+        assert [page["id"] for page in found] == [english[item["short_name"]]]
+
+
+def test_listing_without_type_gives_stock_page_fields(api_items):
+    items = api_items(locale="zh-hant", limit=100)
+    types = {item["meta"]["type"] for item in items}
+    assert types == {"digests.DigestIndexPage", "digests.TopicPage", DIGEST_TYPE}
+    assert set(items[0]) == {"id", "meta", "title"}
+    assert len(items) == 1 + 11 + 53

@@ -1,0 +1,86 @@
+"""Every bad query parameter is a 400 with a message naming it - never a 500."""
+
+import pytest
+
+from .conftest import DIGEST_TYPE, PAGES_URL, digest
+
+pytestmark = pytest.mark.django_db
+
+BAD_LISTING_PARAMS = [
+    ({"limit": "abc"}, "limit must be a positive integer"),
+    ({"limit": "-1"}, "limit must be a positive integer"),
+    ({"limit": "101"}, "limit cannot be higher than 100"),
+    ({"limit": "99999999999999999999999"}, "limit must be at most"),
+    ({"offset": "-1"}, "offset must be a positive integer"),
+    ({"offset": "1e3"}, "offset must be a positive integer"),
+    ({"offset": "99999999999999999999999"}, "offset must be at most"),
+    ({"type": "digests.NoSuchPage"}, "type doesn't exist"),
+    ({"type": "papers.Paper"}, "type doesn't exist"),
+    ({"type": "nonsense"}, "type doesn't exist"),
+    ({"fields": "nope"}, "unknown fields: nope"),
+    ({"type": DIGEST_TYPE, "fields": "paper(nope)"}, "unknown fields: nope"),
+    ({"type": DIGEST_TYPE, "fields": "topic(title)"}, "'topic' does not support nested fields"),
+    ({"fields": "title("}, "fields error"),
+    ({"order": "nope"}, "cannot order by 'nope' (unknown field)"),
+    ({"type": DIGEST_TYPE, "order": "topic"}, "cannot order by 'topic'"),
+    ({"order": "random", "offset": "2"}, "random ordering with offset is not supported"),
+    ({"locale": "xx"}, "locale 'xx' is not one of: en, zh-hant"),
+    ({"child_of": "abc"}, "child_of must be a positive integer"),
+    ({"child_of": "99999999999999999999"}, "child_of must be at most"),
+    ({"child_of": "999999"}, "parent page doesn't exist"),
+    ({"descendant_of": "-4"}, "descendant_of must be a positive integer"),
+    ({"ancestor_of": "x"}, "ancestor_of must be a positive integer"),
+    ({"translation_of": "x"}, "translation_of must be a positive integer"),
+    ({"translation_of": "999999"}, "translation_of page doesn't exist"),
+    ({"search": "x", "search_operator": "xor"}, "search_operator must be 'and' or 'or'"),
+    ({"search": "x" * 201}, "search must be at most 200 characters"),
+    ({"search": " ".join("abcdefghijk")}, "search must have at most 10 words"),
+    ({"type": DIGEST_TYPE, "reading_minutes": "abc"}, "reading_minutes must be a positive"),
+    ({"type": DIGEST_TYPE, "paper": "99999999999999"}, "paper must be at most"),
+    ({"first_published_at": "yesterday"}, "first_published_at must be an ISO 8601 date"),
+    ({"type": DIGEST_TYPE, "body": "x"}, "cannot filter by body"),
+    ({"show_in_menus": "maybe"}, "show_in_menus must be true or false"),
+    ({"title": "a\x00b"}, "null characters are not allowed"),
+    ({"search": "\x00"}, "null characters are not allowed"),
+    ({"rich_text_format": "latex"}, "latex"),
+    ({"nope": "1"}, "query parameter is not an operation or a recognised field: nope"),
+    ({"type": DIGEST_TYPE, "search_text": "x"}, "not an operation or a recognised field"),
+]
+
+
+@pytest.mark.parametrize(("params", "message"), BAD_LISTING_PARAMS)
+def test_bad_listing_parameter_is_a_400_naming_it(api_get, params, message):
+    response = api_get(**params)
+    assert response.status_code == 400, response.content
+    assert message in response.json()["message"]
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"fields": "nope"}, "unknown fields: nope"),
+        ({"locale": "xx"}, "locale 'xx' is not one of"),
+        ({"limit": "x"}, "limit must be a positive integer"),
+    ],
+)
+def test_bad_detail_parameter_is_a_400(api_get, params, message):
+    response = api_get(f"{PAGES_URL}{digest('Odin').pk}/", **params)
+    assert response.status_code == 400
+    assert message in response.json()["message"]
+
+
+def test_find_with_a_bad_id_is_a_400_and_an_unknown_id_a_404(api_get):
+    assert api_get(f"{PAGES_URL}find/", id="abc").status_code == 400
+    assert api_get(f"{PAGES_URL}find/", id="999999").status_code == 404
+
+
+def test_valid_filters_still_work(api_items):
+    odin = digest("Odin")
+    found = api_items(type=DIGEST_TYPE, short_name="Odin", locale="en")
+    assert [item["id"] for item in found] == [odin.pk]
+    assert api_items(type=DIGEST_TYPE, paper=odin.paper_id, locale="zh-hant")
+    assert api_items(first_published_at=odin.first_published_at.isoformat()) is not None
+    assert len(api_items(limit=100)) == 100
+    ordered = api_items(type=DIGEST_TYPE, order="-reading_minutes", fields="reading_minutes")
+    minutes = [item["reading_minutes"] for item in ordered]
+    assert minutes == sorted(minutes, reverse=True)

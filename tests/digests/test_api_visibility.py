@@ -1,0 +1,139 @@
+"""Nothing but live, public, reachable pages reaches the API: not drafts, private pages,
+unpublished pages or translations, nor pages below an unpublished topic - in any view."""
+
+import pytest
+from wagtail.models import Locale, PageViewRestriction
+
+from cms.digests.models import DigestPage
+
+from .conftest import DIGEST_TYPE, PAGES_URL, TOPIC_TYPE, digest, topic_of, translation
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def visible(api_get, api_items):
+    """Every way a page can show up in the API, collected as a set of ids (and titles)."""
+
+    def collect(page, *, by_title: bool = True) -> set[str]:
+        seen = set()
+        for language in ("en", "zh-hant"):
+            for params in (
+                {},
+                {"fields": "*"},
+                {"type": DIGEST_TYPE, "fields": "*"},
+                {"type": TOPIC_TYPE, "fields": "*"},
+                {"type": DIGEST_TYPE, "search": page.title.split()[0]},
+                {"search": page.title.split()[0]},
+            ):
+                for item in api_items(locale=language, limit=100, **params):
+                    if item["id"] == page.pk:
+                        seen.add(f"list {language} {params}")
+                    if by_title and item["title"] == page.title and item["id"] != page.pk:
+                        seen.add(f"title leaked via {item['id']}")
+                    for nested in item.get("digests", []):
+                        if nested["id"] == page.pk or (by_title and nested["title"] == page.title):
+                            seen.add(f"nested digests of topic {item['id']}")
+                    if (item.get("topic") or {}).get("id") == page.pk:
+                        seen.add(f"nested topic of digest {item['id']}")
+        if api_get(f"{PAGES_URL}{page.pk}/").status_code != 404:
+            seen.add("detail")
+        if api_get(f"{PAGES_URL}find/", id=page.pk).status_code != 404:
+            seen.add("find")
+        if api_get(PAGES_URL, translation_of=page.pk).status_code != 400:
+            seen.add("translation_of accepts it")
+        return seen
+
+    return collect
+
+
+def test_a_published_digest_is_visible_everywhere(visible):
+    seen = visible(digest("Odin"))
+    assert "detail" in seen and "find" in seen
+    assert "list en {'type': 'digests.DigestPage', 'fields': '*'}" in seen
+
+
+def test_a_draft_change_never_shows(api_get, api_items):
+    page = digest("Odin")
+    live_title = page.title
+    page.title = "Leaked draft title"
+    page.summary = "Leaked draft summary"
+    page.save_revision()
+    detail = api_get(f"{PAGES_URL}{page.pk}/").json()
+    assert (detail["title"], detail["summary"]) == (live_title, digest("Odin").summary)
+    assert not api_items(type=DIGEST_TYPE, search="leaked")
+    titles = {item["title"] for item in api_items(type=DIGEST_TYPE, fields="*", limit=100)}
+    assert "Leaked draft title" not in titles
+    topic = api_get(f"{PAGES_URL}{topic_of(page).pk}/").json()
+    assert "Leaked draft title" not in {nested["title"] for nested in topic["digests"]}
+
+
+def test_an_unpublished_digest_never_shows(visible):
+    page = digest("Odin")
+    page.unpublish()
+    assert visible(page) == set()
+
+
+def test_a_never_published_digest_never_shows(visible):
+    topic = topic_of(digest("Odin"))
+    draft = DigestPage(
+        title="Brand new draft digest",
+        short_name="Drafty",
+        reading_minutes=3,
+        summary="Not ready.",
+        live=False,
+    )
+    topic.add_child(instance=draft)
+    draft.save_revision()
+    assert visible(draft) == set()
+
+
+def test_a_private_digest_never_shows(visible):
+    page = digest("Odin")
+    PageViewRestriction.objects.create(
+        page=page, restriction_type=PageViewRestriction.PASSWORD, password="secret"
+    )
+    assert visible(page) == set()
+
+
+def test_a_private_topic_hides_itself_and_its_digests(visible):
+    topic = topic_of(digest("Odin"))
+    PageViewRestriction.objects.create(page=topic, restriction_type=PageViewRestriction.LOGIN)
+    assert visible(topic) == set()
+    assert visible(digest("Odin")) == set()
+
+
+def test_live_digests_below_an_unpublished_topic_never_show(visible):
+    odin = digest("Odin")
+    topic = topic_of(odin)
+    topic.unpublish()  # the page alone: its digests stay live
+    odin.refresh_from_db()
+    assert odin.live
+    assert visible(topic) == set()
+    assert visible(odin) == set()
+
+
+def test_an_unpublished_translation_never_shows_but_its_source_does(visible, api_items):
+    english = digest("Odin")
+    chinese = translation(english, "zh-hant")
+    chinese.unpublish()
+    assert visible(chinese) == set()
+    assert "detail" in visible(english)
+    assert api_items(translation_of=english.pk) == []
+
+
+def test_an_untranslated_placeholder_never_shows(visible):
+    english = digest("Odin")
+    chinese_topic = translation(topic_of(english), "zh-hant")
+    new_page = DigestPage(
+        title="Only in English so far", short_name="Solo", reading_minutes=4, summary="New."
+    )
+    topic_of(english).add_child(instance=new_page)
+    new_page.save_revision().publish()
+    placeholder = new_page.create_alias(
+        parent=chinese_topic, update_locale=Locale.objects.get(language_code="zh-hant")
+    )
+    assert placeholder.live
+    assert "detail" in visible(new_page)
+    # The placeholder repeats the English title, which stays visible on the English page.
+    assert visible(placeholder, by_title=False) == set()
