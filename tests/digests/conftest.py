@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from wagtail.models import Locale
 
 from cms.digests.models import DigestPage, TopicPage
@@ -10,6 +11,18 @@ from cms.digests.models import DigestPage, TopicPage
 PAGES_URL = "/api/v2/pages/"
 DIGEST_TYPE = "digests.DigestPage"
 TOPIC_TYPE = "digests.TopicPage"
+
+
+@pytest.fixture(autouse=True)
+def uncached_api(settings):
+    """Exercise the views themselves: no response cache (tests/apicache covers it).
+
+    Its content version is bumped on commit, which never comes inside a rolled-back test.
+    """
+    settings.API_RESPONSE_CACHE_SECONDS = 0
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture
