@@ -1,9 +1,8 @@
-"""URL map: admin, headless API, documents, and Wagtail's page serving last."""
+"""URL map: admin, headless API, documents, and the reference reader last (it owns `/`)."""
 
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from wagtail import urls as wagtail_urls
 from wagtail.admin import urls as wagtailadmin_urls
 from wagtail.documents import urls as wagtaildocs_urls
 
@@ -23,4 +22,4 @@ if settings.DEBUG:
     urlpatterns += staticfiles_urlpatterns()
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
 
-urlpatterns += [path("", include(wagtail_urls))]
+urlpatterns += [path("", include("cms.reader.urls"))]

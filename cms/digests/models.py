@@ -7,6 +7,7 @@ from wagtail.api import APIField
 from wagtail.fields import StreamField
 from wagtail.models import Page
 from wagtail.search import index
+from wagtail_headless_preview.models import HeadlessPreviewMixin
 from wagtail_localize.fields import SynchronizedField, TranslatableField
 
 from cms.papers.serializers import PaperSerializer
@@ -23,7 +24,7 @@ PAGE_TRANSLATABLE_FIELDS = [
 ]
 
 
-class DigestIndexPage(Page):
+class DigestIndexPage(HeadlessPreviewMixin, Page):
     """The site root, "Research digests": an intro above the list of topics."""
 
     intro = models.TextField(_("intro"), blank=True)
@@ -40,7 +41,7 @@ class DigestIndexPage(Page):
         verbose_name = _("digest index page")
 
 
-class TopicPage(SearchTextMixin, Page):
+class TopicPage(HeadlessPreviewMixin, SearchTextMixin, Page):
     """A topic overview: which chapter to finish first, and a comparison of its digests."""
 
     search_text_fields = ("title", "intro")
@@ -97,7 +98,7 @@ class TopicPage(SearchTextMixin, Page):
         return DigestPage.objects.child_of(self).live().public().order_by("path")
 
 
-class DigestPage(SearchTextMixin, Page):
+class DigestPage(HeadlessPreviewMixin, SearchTextMixin, Page):
     """One paper, explained: what the digest sets out to explain, then the body."""
 
     search_text_fields = ("title", "short_name", "summary")

@@ -31,9 +31,11 @@ INSTALLED_APPS = [
     "cms.papers",
     "cms.translation",
     "cms.apicache",
+    "cms.reader",
     "wagtail_localize",
     "wagtail_localize.locales",
     "wagtail.api.v2",
+    "wagtail_headless_preview",
     "wagtail.contrib.forms",
     "wagtail.contrib.redirects",
     "wagtail.contrib.settings",
@@ -182,3 +184,12 @@ CACHES = {
 }
 API_RESPONSE_CACHE_PREFIX = "/api/"
 API_RESPONSE_CACHE_SECONDS = int(os.environ.get("API_RESPONSE_CACHE_SECONDS", "600"))
+
+# Headless preview: the admin's preview opens the reader's /preview/ route (same origin, so a
+# root-relative URL works on any host); a separate front end sets PREVIEW_CLIENT_URL.
+WAGTAIL_HEADLESS_PREVIEW = {
+    "CLIENT_URLS": {"default": os.environ.get("PREVIEW_CLIENT_URL", "/preview/")},
+    "ENFORCE_TRAILING_SLASH": True,
+}
+# Preview links are signed; older than this many seconds they stop working.
+PREVIEW_TOKEN_MAX_AGE = int(os.environ.get("PREVIEW_TOKEN_MAX_AGE", "3600"))

@@ -1,0 +1,1 @@
+"""Headless preview: the API endpoint that serves an editor's unpublished draft."""

@@ -1,0 +1,103 @@
+"""`/api/v2/page_preview/`: the draft behind a wagtail-headless-preview token, never the live page.
+
+The admin's preview stores the draft as a `PagePreview` row and opens the front end with
+`?content_type=app.model&token=...`; the front end asks this endpoint for that draft. The token
+is the library's signed identifier; we also enforce an age limit on it (the library only
+garbage-collects rows a day old), so a leaked link stops working after PREVIEW_TOKEN_MAX_AGE.
+"""
+
+from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
+from django.core.signing import BadSignature, SignatureExpired
+from django.http import Http404
+from django.utils.translation import gettext as _
+from rest_framework.response import Response
+from wagtail.api.v2.utils import BadRequestError, parse_fields_parameter
+from wagtail.api.v2.views import PagesAPIViewSet
+from wagtail.models import Page
+from wagtail_headless_preview.models import HeadlessPreviewMixin, PagePreview
+
+
+class PreviewExpired(Http404):
+    """The token was valid once but is older than PREVIEW_TOKEN_MAX_AGE."""
+
+
+class PagePreviewAPIViewSet(PagesAPIViewSet):
+    """One draft page per request, serialized with the same fields as the pages detail view."""
+
+    name = "page_preview"
+    known_query_parameters = PagesAPIViewSet.known_query_parameters.union(
+        ["content_type", "token"]
+    )
+
+    def listing_view(self, request):
+        return self.detail_view(request, pk=None)
+
+    def detail_view(self, request, pk):
+        response = Response(self.get_serializer(self.get_object()).data)
+        # A draft is for the editor who asked for it: never cache it, never index it.
+        response["Cache-Control"] = "private, no-store"
+        response["X-Robots-Tag"] = "noindex"
+        return response
+
+    def handle_exception(self, exc):
+        if isinstance(exc, PreviewExpired):
+            return Response({"message": str(exc)}, status=410)
+        return super().handle_exception(exc)
+
+    def get_object(self) -> Page:
+        if not hasattr(self, "_cached_object"):
+            self._cached_object = self._page_from_token()
+        return self._cached_object
+
+    def _page_from_token(self) -> Page:
+        model = self._preview_model()
+        token = self.request.GET.get("token", "")
+        if not token:
+            raise BadRequestError(_("the 'token' parameter is required"))
+        try:
+            model.get_preview_signer().unsign(token, max_age=settings.PREVIEW_TOKEN_MAX_AGE)
+        except SignatureExpired as error:
+            raise PreviewExpired(
+                _("this preview link has expired; open the preview again from the editor")
+            ) from error
+        except BadSignature as error:
+            raise Http404(_("no preview matches this token")) from error
+        preview = PagePreview.objects.filter(
+            content_type=ContentType.objects.get_for_model(model), token=token
+        ).first()
+        if preview is None:
+            raise Http404(_("no preview matches this token"))
+        page = preview.as_page()
+        if page.pk is None:
+            # A page that was never saved: the detail serializer needs some primary key.
+            page.pk = 0
+        return page
+
+    def _preview_model(self) -> type[HeadlessPreviewMixin]:
+        label = self.request.GET.get("content_type", "")
+        app_label, _dot, model_name = label.partition(".")
+        content_type = ContentType.objects.filter(
+            app_label=app_label, model=model_name.lower()
+        ).first()
+        model = content_type.model_class() if content_type else None
+        if model is None or not (issubclass(model, Page) and issubclass(model, HeadlessPreviewMixin)):
+            raise BadRequestError(
+                _("'content_type' must name a previewable page type such as %(example)s, got %(value)r")
+                % {"example": "digests.digestpage", "value": label}
+            )
+        return model
+
+    def get_serializer_class(self):
+        # Unlike the pages listing, always serialize the preview's own type with detail fields.
+        try:
+            fields = self.request.GET.get("fields")
+            fields_config = parse_fields_parameter(fields) if fields else []
+        except ValueError as error:
+            raise BadRequestError(_("fields error: %s") % error) from error
+        return self._get_serializer_class(
+            self.request.wagtailapi_router,
+            type(self.get_object()),
+            fields_config,
+            show_details=True,
+        )

@@ -1,0 +1,133 @@
+// The reader's own strings (UI chrome) in both languages; content strings come from the API.
+// The counts line, empty-filter message and reading-time pattern are the published site's own.
+
+export const LANGS = ["en", "zh-hant"];
+const STORAGE_KEY = "reader.lang";
+
+// BCP 47 tags for lang attributes; the API's locale codes are lower-case.
+export const HTML_LANG = { en: "en", "zh-hant": "zh-Hant" };
+
+const STRINGS = {
+  en: {
+    skipLink: "Skip to content",
+    language: "Language",
+    loading: "Loading…",
+    loadError: "The digests could not be loaded. Please try again later.",
+    notFound: "There is no page at this address.",
+    siteTitle: "Research digests",
+    counts: "{papers} papers · {topics} topics",
+    readingTime: "{n} min",
+    emptyFilter: "No digest matches.",
+    filterLabel: "Filter digests",
+    filterHint: "Matches names, titles, venues, institutions and summaries in either language.",
+    topics: "Topics",
+    home: "All topics",
+    breadcrumb: "Breadcrumb",
+    finishFirst: "Finish this chapter first",
+    comparison: "Comparison",
+    comparisonCaption: "The papers in this topic side by side",
+    colDigest: "Digest",
+    colVenue: "Venue",
+    colYear: "Year",
+    colAuthors: "Authors and affiliations",
+    colReading: "Reading time",
+    paper: "The paper",
+    authors: "Authors",
+    affiliations: "Affiliations",
+    doi: "DOI",
+    links: "Links",
+    abstract: "Abstract",
+    etAl: "et al.",
+    figure: "Figure",
+    orcid: "ORCID of {name}",
+    preview: "Preview of unpublished changes: readers still see the published version.",
+  },
+  "zh-hant": {
+    skipLink: "跳到主要內容",
+    language: "語言",
+    loading: "載入中…",
+    loadError: "無法載入導讀,請稍後再試。",
+    notFound: "這個網址沒有頁面。",
+    siteTitle: "研究導讀",
+    counts: "{papers} 篇 · {topics} 個主題",
+    readingTime: "{n} 分鐘",
+    emptyFilter: "沒有符合的導讀。",
+    filterLabel: "篩選導讀",
+    filterHint: "比對兩種語言的名稱、標題、會議、單位與摘要。",
+    topics: "主題",
+    home: "所有主題",
+    breadcrumb: "導覽路徑",
+    finishFirst: "先讀完這一章",
+    comparison: "比較",
+    comparisonCaption: "本主題論文並列比較",
+    colDigest: "導讀",
+    colVenue: "會議",
+    colYear: "年份",
+    colAuthors: "作者與單位",
+    colReading: "閱讀時間",
+    paper: "論文",
+    authors: "作者",
+    affiliations: "單位",
+    doi: "DOI",
+    links: "連結",
+    abstract: "摘要",
+    etAl: "等人",
+    figure: "圖",
+    orcid: "{name} 的 ORCID",
+    preview: "未發布變更的預覽:讀者看到的仍是已發布的版本。",
+  },
+};
+
+let current = "en";
+
+/** The language to start in: ?lang=, then the reader's saved choice, then the browser's. */
+export function initialLanguage(search = window.location.search) {
+  const asked = new URLSearchParams(search).get("lang");
+  if (LANGS.includes(asked)) return asked;
+  const saved = readSaved();
+  if (LANGS.includes(saved)) return saved;
+  const preferred = (navigator.languages || [navigator.language || "en"]).map((tag) =>
+    tag.toLowerCase(),
+  );
+  const zh = preferred.findIndex((tag) => /^zh-(hant|tw|hk|mo)/.test(tag));
+  const en = preferred.findIndex((tag) => tag.startsWith("en"));
+  return zh !== -1 && (en === -1 || zh < en) ? "zh-hant" : "en";
+}
+
+function readSaved() {
+  try {
+    return window.localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null; // storage disabled (private mode, sandboxed frame): fall back quietly
+  }
+}
+
+/** Switch the UI language; `remember` saves it (a preview follows its page but saves nothing). */
+export function setLanguage(lang, { remember = true } = {}) {
+  current = LANGS.includes(lang) ? lang : "en";
+  document.documentElement.lang = HTML_LANG[current];
+  if (remember) {
+    try {
+      window.localStorage.setItem(STORAGE_KEY, current);
+    } catch {
+      // Not saved; the switch still applies to this visit.
+    }
+  }
+  return current;
+}
+
+export function language() {
+  return current;
+}
+
+export function otherLanguage(lang = current) {
+  return lang === "en" ? "zh-hant" : "en";
+}
+
+/** A UI string in the current language, with {name} placeholders filled in. */
+export function t(key, values = {}) {
+  const template = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (match, name) =>
+    name in values ? String(values[name]) : match,
+  );
+}

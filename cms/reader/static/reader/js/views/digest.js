@@ -1,0 +1,95 @@
+// One digest: both titles, venue and reading time, the summary, the synced paper metadata, the body.
+
+import { findPage } from "../api.js";
+import { h } from "../dom.js";
+import { readingTime, venueLine } from "../format.js";
+import { HTML_LANG, otherLanguage, t } from "../i18n.js";
+import { renderBlocks } from "../blocks.js";
+import { breadcrumb, safeUrl } from "./common.js";
+
+const DIGEST_FIELDS = "_,id,title,slug,short_name,reading_minutes,summary,body,topic,paper";
+
+/** The digest at /<topicSlug>/<slug>/ (null when there is none), with its other-language title. */
+export async function loadDigest(lang, topicSlug, slug, draft = null) {
+  const other = otherLanguage(lang);
+  const [digest, translation] = await Promise.all([
+    draft ||
+      findPage({ type: "digests.DigestPage", locale: lang, slug, fields: DIGEST_FIELDS, rich_text_format: "html" }),
+    findPage({ type: "digests.DigestPage", locale: other, slug: draft ? draft.meta.slug : slug, fields: "_,title,topic" }),
+  ]);
+  if (!digest || (!draft && digest.topic?.slug !== topicSlug)) return null;
+  const sameTopic = translation && translation.topic?.slug === digest.topic?.slug;
+  return { digest, translation: sameTopic ? translation : null, other };
+}
+
+export function renderDigest({ digest, translation, other }, { home }) {
+  const topic = digest.topic;
+  const view = h(
+    "article",
+    { class: "digest" },
+    breadcrumb([
+      { label: home, href: "/" },
+      topic ? { label: topic.title, href: `/${topic.slug}/` } : null,
+      { label: digest.short_name },
+    ].filter(Boolean)),
+    h(
+      "header",
+      { class: "digest__header" },
+      h("p", { class: "kicker" }, digest.short_name),
+      h("h1", { tabindex: "-1" }, digest.title),
+      translation ? h("p", { class: "other-title", lang: HTML_LANG[other] }, translation.title) : null,
+      h("p", { class: "meta" }, [venueLine(digest.paper), readingTime(digest.reading_minutes)].filter(Boolean).join(" · ")),
+    ),
+    h("p", { class: "lead" }, digest.summary),
+    digest.paper ? paperSection(digest.paper) : null,
+    digest.body?.length ? h("div", { class: "prose" }, renderBlocks(digest.body)) : null,
+  );
+  return { title: `${digest.short_name} · ${digest.title}`, view };
+}
+
+function paperSection(paper) {
+  const doiUrl = paper.doi ? `https://doi.org/${encodeURI(paper.doi)}` : null;
+  const links = paper.links.map((link) => ({ ...link, href: safeUrl(link.url) })).filter((link) => link.href);
+  return h(
+    "section",
+    { class: "paper", "aria-labelledby": "paper-heading" },
+    h("h2", { id: "paper-heading" }, t("paper")),
+    // Paper titles and abstracts are the publisher's, in English.
+    h("p", { class: "paper__title", lang: "en" }, h("cite", {}, paper.title)),
+    h("p", {}, `${paper.venue.name} ${paper.year}${paper.track ? ` (${paper.track})` : ""}`),
+    paper.authors.length
+      ? [
+          h("h3", {}, t("authors")),
+          h("ol", { class: "authors" }, paper.authors.map(authorItem)),
+        ]
+      : null,
+    paper.affiliations.length
+      ? [h("h3", {}, t("affiliations")), h("p", {}, paper.affiliations.join(", "))]
+      : null,
+    doiUrl
+      ? h("dl", { class: "ids" }, h("dt", {}, t("doi")), h("dd", {}, h("a", { href: doiUrl }, paper.doi)))
+      : null,
+    links.length
+      ? [
+          h("h3", {}, t("links")),
+          h("ul", { class: "links" }, links.map((link) => h("li", {}, h("a", { href: link.href }, link.label)))),
+        ]
+      : null,
+    paper.abstract
+      ? h("details", {}, h("summary", {}, t("abstract")), h("p", { lang: "en" }, paper.abstract))
+      : null,
+  );
+}
+
+function authorItem(author) {
+  const orcid = author.orcid ? safeUrl(`https://orcid.org/${author.orcid}`) : null;
+  return h(
+    "li",
+    {},
+    h("span", { class: "author__name" }, author.name),
+    author.affiliations.length ? h("span", { class: "author__affiliations" }, ` — ${author.affiliations.join("; ")}`) : null,
+    orcid
+      ? [" ", h("a", { href: orcid, class: "orcid", "aria-label": t("orcid", { name: author.name }) }, "ORCID")]
+      : null,
+  );
+}

@@ -1,0 +1,94 @@
+// A topic overview: intro, the chapter to finish first, the comparison table, the commentary.
+
+import { findPage, listPages } from "../api.js";
+import { h } from "../dom.js";
+import { affiliationLine, authorLine, readingTime } from "../format.js";
+import { t } from "../i18n.js";
+import { renderBlocks } from "../blocks.js";
+import { breadcrumb, safeUrl, scrollingTable } from "./common.js";
+
+const TOPIC_FIELDS = "_,id,title,slug,intro,finish_first,finish_first_url,commentary";
+const ROW_FIELDS = "_,id,title,slug,short_name,reading_minutes,paper";
+const MAX_AUTHORS = 3;
+
+export async function loadTopic(lang, slug, draft = null) {
+  const topic =
+    draft ||
+    (await findPage({ type: "digests.TopicPage", locale: lang, slug, fields: TOPIC_FIELDS, rich_text_format: "html" }));
+  if (!topic) return null;
+  const digests = topic.id
+    ? await listPages({ type: "digests.DigestPage", locale: lang, child_of: topic.id, fields: ROW_FIELDS })
+    : { items: [] }; // a topic that was never saved has no children yet
+  return { topic, digests: digests.items };
+}
+
+export function renderTopic({ topic, digests }, { home }) {
+  const slug = topic.meta.slug;
+  const finishUrl = safeUrl(topic.finish_first_url);
+  const view = h(
+    "article",
+    { class: "topic" },
+    breadcrumb([{ label: home, href: "/" }, { label: topic.title }]),
+    h("h1", { tabindex: "-1" }, topic.title),
+    topic.intro ? h("p", { class: "lead" }, topic.intro) : null,
+    topic.finish_first
+      ? h(
+          "section",
+          { class: "finish-first", "aria-labelledby": "finish-first-heading" },
+          h("h2", { id: "finish-first-heading" }, t("finishFirst")),
+          h("p", {}, topic.finish_first),
+          finishUrl ? h("p", {}, h("a", { href: finishUrl }, finishUrl)) : null,
+        )
+      : null,
+    h(
+      "section",
+      { class: "comparison", "aria-labelledby": "comparison-heading" },
+      h("h2", { id: "comparison-heading" }, t("comparison")),
+      scrollingTable("comparison-caption", comparisonTable(slug, digests)),
+    ),
+    topic.commentary?.length ? h("div", { class: "prose" }, renderBlocks(topic.commentary)) : null,
+  );
+  return { title: topic.title, view };
+}
+
+function comparisonTable(topicSlug, digests) {
+  const header = ["colDigest", "colVenue", "colYear", "colAuthors", "colReading"];
+  return h(
+    "table",
+    { class: "comparison-table" },
+    h("caption", { id: "comparison-caption" }, t("comparisonCaption")),
+    h("thead", {}, h("tr", {}, header.map((key) => h("th", { scope: "col" }, t(key))))),
+    h(
+      "tbody",
+      {},
+      digests.map((digest) => {
+        const paper = digest.paper;
+        return h(
+          "tr",
+          {},
+          h(
+            "th",
+            { scope: "row" },
+            h("a", { href: `/${topicSlug}/${digest.meta.slug}/`, "data-route": true }, digest.short_name),
+            h("span", { class: "comparison-table__title" }, digest.title),
+          ),
+          h("td", {}, paper ? paper.venue.acronym + (paper.track ? ` (${paper.track})` : "") : ""),
+          h("td", {}, paper ? String(paper.year) : ""),
+          h("td", {}, authorsCell(paper)),
+          h("td", { class: "nowrap" }, readingTime(digest.reading_minutes)),
+        );
+      }),
+    ),
+  );
+}
+
+function authorsCell(paper) {
+  if (!paper) return "";
+  const names = paper.authors.map((author) => author.name);
+  const shown = names.length > MAX_AUTHORS + 1 ? `${names.slice(0, MAX_AUTHORS).join(", ")}, ${t("etAl")}` : authorLine(paper);
+  const affiliations = affiliationLine(paper);
+  return [
+    shown ? h("span", { class: "comparison-table__authors" }, shown) : null,
+    affiliations ? h("span", { class: "affiliations" }, affiliations) : null,
+  ];
+}

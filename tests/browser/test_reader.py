@@ -1,0 +1,250 @@
+"""The reference reader in a real browser: index, filter, topic and digest pages, accessibility."""
+
+import json
+import unicodedata
+
+import pytest
+
+from cms.digests.seed import DEFAULT_SEED_PATH
+
+from .conftest import DESKTOP, PHONE
+
+pytestmark = pytest.mark.browser
+
+SEED = json.loads(DEFAULT_SEED_PATH.read_text(encoding="utf-8"))
+SITE = SEED["site"]
+OTHER = {"en": "zh-hant", "zh-hant": "en"}
+
+CARDS_JS = """cards => cards.filter((card) => !card.hidden).map((card) => ({
+    name: card.querySelector(".card__name").textContent,
+    meta: card.querySelector(".card__meta").textContent,
+    titles: [...card.querySelectorAll(".card__title")].map((el) => el.textContent),
+    otherLang: card.querySelector(".card__title--other").lang,
+    affiliations: card.querySelector(".card__affiliations")?.textContent ?? "",
+    summary: card.querySelector(".card__summary").textContent,
+}))"""
+
+
+def seed_digests():
+    for topic in SEED["topics"]:
+        yield from topic["digests"]
+
+
+def expected_card(digest: dict, lang: str) -> dict:
+    track = f" ({digest['track']})" if digest["track"] else ""
+    minutes = SITE["reading_time"][lang].format(n=digest["reading_minutes"])
+    return {
+        "name": digest["short_name"],
+        "meta": f"{digest['venue']} {digest['year']}{track} · {minutes}",
+        "titles": [digest["title"][lang], digest["title"][OTHER[lang]]],
+        "otherLang": "zh-Hant" if lang == "en" else "en",
+        "affiliations": ", ".join(digest["affiliations"]),
+        "summary": digest["summary"][lang],
+    }
+
+
+def fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def seed_matches(word: str) -> list[str]:
+    """Short names whose text in either language contains `word`, as the filter should find."""
+    found = []
+    for digest in seed_digests():
+        track = f" ({digest['track']})" if digest["track"] else ""
+        haystack = "\n".join(
+            [
+                digest["short_name"],
+                *digest["title"].values(),
+                *digest["summary"].values(),
+                f"{digest['venue']} {digest['year']}{track}",
+                ", ".join(digest["affiliations"]),
+            ]
+        )
+        if fold(word) in fold(haystack):
+            found.append(digest["short_name"])
+    return found
+
+
+def open_reader(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("main[aria-busy=false]")
+
+
+def switch_language(page, lang: str) -> None:
+    page.locator(f"button[data-lang='{lang}']").click()
+    page.wait_for_function(
+        "lang => document.documentElement.lang === lang && "
+        "document.querySelector('main').getAttribute('aria-busy') === 'false'",
+        arg={"en": "en", "zh-hant": "zh-Hant"}[lang],
+    )
+
+
+def assert_index_matches_seed(page, lang: str) -> None:
+    assert page.locator("h1").inner_text() == SITE["title"][lang]
+    assert page.locator(".lead").inner_text() == SITE["intro"][lang]
+    assert page.locator(".counts").inner_text() == SITE["counts"][lang]
+    topic_links = page.locator(".topic-nav a")
+    assert topic_links.all_inner_texts() == [topic["name"][lang] for topic in SEED["topics"]]
+    assert page.locator("section.topic-section h2").all_inner_texts() == [
+        topic["name"][lang] for topic in SEED["topics"]
+    ]
+    cards = page.locator(".card").evaluate_all(CARDS_JS)
+    assert len(cards) == 53
+    assert cards == [expected_card(digest, lang) for digest in seed_digests()]
+
+
+def test_index_shows_every_digest_in_both_languages(seeded_live_server, page, screenshot):
+    open_reader(page, seeded_live_server.url + "/")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert_index_matches_seed(page, "en")
+    screenshot(page, "reader", "index-en-phone")
+    page.set_viewport_size(DESKTOP)
+    screenshot(page, "reader", "index-en-desktop")
+
+    switch_language(page, "zh-hant")
+    assert_index_matches_seed(page, "zh-hant")
+    assert page.locator("button[data-lang='zh-hant']").get_attribute("aria-pressed") == "true"
+    screenshot(page, "reader", "index-zh-hant-desktop")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "reader", "index-zh-hant-phone")
+
+    # The choice is remembered across visits.
+    page.reload()
+    page.wait_for_selector("main[aria-busy=false]")
+    assert page.evaluate("document.documentElement.lang") == "zh-Hant"
+    assert page.locator("h1").inner_text() == SITE["title"]["zh-hant"]
+
+
+def test_filter_narrows_cards_in_either_language(seeded_live_server, page):
+    open_reader(page, seeded_live_server.url + "/")
+    box = page.get_by_label("Filter digests")
+
+    # Chinese and English words both work whatever the page's language is.
+    for word in ("壅塞", "optical", "Peking University"):
+        expected = seed_matches(word)
+        assert 0 < len(expected) < 53, word
+        box.fill(word)
+        visible = page.locator(".card").evaluate_all(CARDS_JS)
+        assert [card["name"] for card in visible] == expected, word
+        assert page.locator("[role=status]").inner_text() == ""
+
+    box.fill("no such digest anywhere")
+    assert page.locator(".card:visible").count() == 0
+    assert page.locator("[role=status]").inner_text() == SITE["empty_filter"]["en"]
+    assert page.locator("section.topic-section:visible").count() == 0
+
+    # The query survives a language switch, and the message follows the language.
+    switch_language(page, "zh-hant")
+    assert page.get_by_label("篩選導讀").input_value() == "no such digest anywhere"
+    assert page.locator("[role=status]").inner_text() == SITE["empty_filter"]["zh-hant"]
+
+    page.get_by_label("篩選導讀").fill("壅塞")
+    visible = page.locator(".card").evaluate_all(CARDS_JS)
+    assert [card["name"] for card in visible] == seed_matches("壅塞")
+    page.get_by_label("篩選導讀").fill("")
+    assert page.locator(".card:visible").count() == 53
+
+
+@pytest.fixture
+def synced_fabricperf():
+    """FabricPerf's paper as the sync worker leaves it: authors, DOI and a link."""
+    from cms.papers.models import Paper, PaperAuthor, PaperLink
+
+    paper = Paper.objects.get(title__startswith="FabricPerf:")
+    paper.doi = "10.1145/3718958.0000001"
+    paper.save()
+    PaperAuthor.objects.create(
+        paper=paper,
+        name="Ada Example",
+        orcid="0000-0002-1825-0097",
+        affiliations=["University of Hong Kong"],
+        sort_order=0,
+    )
+    PaperAuthor.objects.create(
+        paper=paper, name="Ben Sample", affiliations=["University of Hong Kong"], sort_order=1
+    )
+    PaperLink.objects.create(
+        paper=paper, label="Publisher page", url="https://dl.acm.org/doi/10.1145/3718958.0000001"
+    )
+    return paper
+
+
+def test_topic_and_digest_pages_show_synced_metadata(
+    seeded_live_server, page, screenshot, synced_fabricperf
+):
+    open_reader(page, seeded_live_server.url + "/")
+    page.locator(".topic-nav").get_by_role("link", name="Inside the server").click()
+    page.wait_for_url("**/inside-the-server/")
+    page.wait_for_selector("main[aria-busy=false] .comparison-table")
+
+    table = page.locator(".comparison-table")
+    assert table.locator("thead th").all_inner_texts() == [
+        "Digest",
+        "Venue",
+        "Year",
+        "Authors and affiliations",
+        "Reading time",
+    ]
+    rows = table.locator("tbody tr")
+    assert rows.count() == 3
+    assert rows.locator("th a").all_inner_texts() == ["FabricPerf", "InfiniteHBD", "PingPoint"]
+    fabricperf = rows.nth(0)
+    assert fabricperf.locator("td").all_inner_texts() == [
+        "SIGCOMM",
+        "2026",
+        "Ada Example, Ben Sample\nUniversity of Hong Kong",
+        "11 min",
+    ]
+    assert rows.nth(1).locator("td").nth(2).inner_text() == (
+        "Peking University, StepFun, Lightelligence"
+    )
+    screenshot(page, "reader", "topic-en-phone")
+
+    fabricperf.get_by_role("link", name="FabricPerf").click()
+    page.wait_for_url("**/inside-the-server/fabricperf/")
+    page.wait_for_selector("main[aria-busy=false] .paper")
+    assert page.locator("h1").inner_text().startswith("FabricPerf: Measuring NIC-less")
+    assert page.locator(".other-title").get_attribute("lang") == "zh-Hant"
+    assert page.locator(".meta").inner_text() == "SIGCOMM 2026 · 11 min"
+    authors = page.locator("ol.authors li")
+    assert authors.locator(".author__name").all_inner_texts() == ["Ada Example", "Ben Sample"]
+    orcid = authors.nth(0).get_by_role("link", name="ORCID of Ada Example")
+    assert orcid.get_attribute("href") == "https://orcid.org/0000-0002-1825-0097"
+    doi = page.get_by_role("link", name="10.1145/3718958.0000001")
+    assert doi.get_attribute("href") == "https://doi.org/10.1145/3718958.0000001"
+    publisher = page.get_by_role("link", name="Publisher page")
+    assert publisher.get_attribute("href") == "https://dl.acm.org/doi/10.1145/3718958.0000001"
+    screenshot(page, "reader", "digest-en-phone")
+
+    switch_language(page, "zh-hant")
+    assert page.locator("h1").inner_text().startswith("FabricPerf:以 GPU 通訊")
+    assert page.locator(".meta").inner_text() == "SIGCOMM 2026 · 11 分鐘"
+    assert page.locator("ol.authors .author__name").all_inner_texts() == [
+        "Ada Example",
+        "Ben Sample",
+    ]
+    page.set_viewport_size(DESKTOP)
+    screenshot(page, "reader", "digest-zh-hant-desktop")
+
+    page.go_back()  # client-side history: back to the topic, now in Chinese
+    page.wait_for_selector("main[aria-busy=false] .comparison-table")
+    assert page.locator("h1").inner_text() == "伺服器內部"
+    assert "Ada Example, Ben Sample" in page.locator(".comparison-table tbody tr").nth(0).inner_text()
+    screenshot(page, "reader", "topic-zh-hant-desktop")
+
+
+def test_unknown_address_says_so(seeded_live_server, page):
+    open_reader(page, seeded_live_server.url + "/inside-the-server/no-such-digest/")
+    assert page.locator("h1").inner_text() == "There is no page at this address."
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_no_serious_accessibility_issues(seeded_live_server, page, axe_violations, lang):
+    page.add_init_script(f"localStorage.setItem('reader.lang', '{lang}')")
+    for path in ("/", "/inside-the-server/", "/inside-the-server/fabricperf/"):
+        open_reader(page, seeded_live_server.url + path)
+        assert page.evaluate("document.documentElement.lang") == {"en": "en", "zh-hant": "zh-Hant"}[
+            lang
+        ]
+        assert axe_violations(page) == [], path
