@@ -41,9 +41,14 @@ admin-user: migrate
 roles: seed
 	$(MANAGE) setup_translation_roles --local-users
 
-# The browser tests drive Debian's chromium (Playwright cannot download browsers here).
+# The browser tests drive Debian's chromium (Playwright cannot download browsers here) and need
+# a CJK font to render Traditional Chinese in screenshots; installed once, skipped when present.
+BROWSER_PACKAGES := chromium fonts-wqy-microhei
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 browser:
-	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium)
+	@dpkg -s $(BROWSER_PACKAGES) >/dev/null 2>&1 || { \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BROWSER_PACKAGES); }
 
 run: compile-messages seed admin-user roles
 	@echo "Admin: http://$(HOST):$(PORT)/admin/  (login: admin / admin, local only)"

@@ -26,9 +26,7 @@ class PagePreviewAPIViewSet(PagesAPIViewSet):
     """One draft page per request, serialized with the same fields as the pages detail view."""
 
     name = "page_preview"
-    known_query_parameters = PagesAPIViewSet.known_query_parameters.union(
-        ["content_type", "token"]
-    )
+    known_query_parameters = PagesAPIViewSet.known_query_parameters.union(["content_type", "token"])
 
     def listing_view(self, request):
         return self.detail_view(request, pk=None)
@@ -81,9 +79,10 @@ class PagePreviewAPIViewSet(PagesAPIViewSet):
             app_label=app_label, model=model_name.lower()
         ).first()
         model = content_type.model_class() if content_type else None
-        if model is None or not (issubclass(model, Page) and issubclass(model, HeadlessPreviewMixin)):
+        previewable = model is not None and issubclass(model, Page)
+        if not (previewable and issubclass(model, HeadlessPreviewMixin)):
             raise BadRequestError(
-                _("'content_type' must name a previewable page type such as %(example)s, got %(value)r")
+                _("'content_type' must be a previewable page type like %(example)s, got %(value)r")
                 % {"example": "digests.digestpage", "value": label}
             )
         return model

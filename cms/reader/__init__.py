@@ -1,1 +1,1 @@
-"""The reference reader: a plain HTML/CSS/JS front end that reads only the public and preview APIs."""
+"""The reference reader: plain HTML, CSS and JS that read only the public and preview APIs."""

@@ -90,7 +90,7 @@ def browser() -> Iterator:
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `make browser-deps` (installs Debian's chromium)")
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (installs Debian's chromium)")
     # Playwright's sync API keeps an event loop running in this thread for the whole session;
     # the tests' ORM calls are still synchronous, so Django's async-safety guard must stand down.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"

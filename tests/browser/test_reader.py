@@ -230,7 +230,8 @@ def test_topic_and_digest_pages_show_synced_metadata(
     page.go_back()  # client-side history: back to the topic, now in Chinese
     page.wait_for_selector("main[aria-busy=false] .comparison-table")
     assert page.locator("h1").inner_text() == "伺服器內部"
-    assert "Ada Example, Ben Sample" in page.locator(".comparison-table tbody tr").nth(0).inner_text()
+    first_row = page.locator(".comparison-table tbody tr").nth(0)
+    assert "Ada Example, Ben Sample" in first_row.inner_text()
     screenshot(page, "reader", "topic-zh-hant-desktop")
 
 
@@ -244,7 +245,8 @@ def test_no_serious_accessibility_issues(seeded_live_server, page, axe_violation
     page.add_init_script(f"localStorage.setItem('reader.lang', '{lang}')")
     for path in ("/", "/inside-the-server/", "/inside-the-server/fabricperf/"):
         open_reader(page, seeded_live_server.url + path)
-        assert page.evaluate("document.documentElement.lang") == {"en": "en", "zh-hant": "zh-Hant"}[
-            lang
-        ]
+        assert (
+            page.evaluate("document.documentElement.lang")
+            == {"en": "en", "zh-hant": "zh-Hant"}[lang]
+        )
         assert axe_violations(page) == [], path

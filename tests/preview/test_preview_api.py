@@ -1,0 +1,136 @@
+"""The page_preview endpoint: drafts through signed, expiring tokens; the public API stays live."""
+
+import re
+import time
+from html import unescape
+from unittest import mock
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import RequestFactory
+from django.urls import reverse
+
+from cms.digests.models import DigestPage, TopicPage
+
+pytestmark = pytest.mark.django_db
+
+IFRAME_SRC = re.compile(r'<iframe src="([^"]+)"')
+
+
+@pytest.fixture
+def editor():
+    return get_user_model().objects.create_superuser("editor", "editor@example.com", "pw")
+
+
+def fabricperf(lang: str = "en") -> DigestPage:
+    return DigestPage.objects.get(slug="fabricperf", locale__language_code=lang)
+
+
+def save_draft(page, **changes):
+    """An editor's unpublished change: a new revision, the live page untouched."""
+    draft = page.get_latest_revision_as_object()
+    for name, value in changes.items():
+        setattr(draft, name, value)
+    return draft.save_revision().as_object()
+
+
+def preview_url(draft, user) -> str:
+    """The reader URL the admin's preview frame opens, produced by wagtail-headless-preview."""
+    request = RequestFactory().get("/admin/", SERVER_NAME="localhost")
+    request.user = user
+    response = draft.serve_preview(request, draft.default_preview_mode)
+    return unescape(IFRAME_SRC.search(response.content.decode()).group(1))
+
+
+def api_query(url: str) -> str:
+    assert url.startswith("/preview/?"), url
+    return url.removeprefix("/preview/")
+
+
+def test_preview_serves_the_draft_while_the_pages_api_serves_the_live_page(client, editor):
+    live_title = fabricperf().title
+    draft = save_draft(fabricperf(), title="FabricPerf, revised", summary="A draft summary.")
+    url = preview_url(draft, editor)
+
+    response = client.get("/api/v2/page_preview/" + api_query(url) + "&rich_text_format=html")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["title"] == "FabricPerf, revised"
+    assert data["summary"] == "A draft summary."
+    assert data["meta"]["type"] == "digests.DigestPage"
+    assert data["meta"]["locale"] == "en"
+    assert data["topic"]["slug"] == "inside-the-server"
+    assert data["paper"]["venue"]["acronym"] == "SIGCOMM"
+    assert response["Cache-Control"] == "private, no-store"
+
+    public = client.get(
+        "/api/v2/pages/?type=digests.DigestPage&slug=fabricperf&locale=en&fields=summary"
+    )
+    assert public.json()["items"][0]["title"] == live_title
+
+
+def test_a_translated_page_previews_in_its_own_language(client, editor):
+    topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code="zh-hant")
+    draft = save_draft(topic, intro="草稿:這個主題的導言。")
+    response = client.get("/api/v2/page_preview/" + api_query(preview_url(draft, editor)))
+    assert response.status_code == 200
+    assert response.json()["intro"] == "草稿:這個主題的導言。"
+    assert response.json()["meta"]["locale"] == "zh-hant"
+    assert [digest["slug"] for digest in response.json()["digests"]] == [
+        "fabricperf",
+        "infinitehbd",
+        "pingpoint",
+    ]
+
+
+def test_the_admin_preview_frame_points_at_the_reader(client, editor):
+    page = fabricperf()
+    revision = page.get_latest_revision_as_object().save_revision(user=editor)
+    client.force_login(editor)
+    response = client.get(reverse("wagtailadmin_pages:revisions_view", args=(page.pk, revision.pk)))
+    assert response.status_code == 200
+    src = unescape(IFRAME_SRC.search(response.content.decode()).group(1))
+    assert src.startswith("/preview/?content_type=digests.digestpage&token=")
+    assert client.get(src).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "message"),
+    [
+        ("token=abc", 400, "'content_type' must be a previewable page type"),
+        ("content_type=papers.paper&token=abc", 400, "'content_type' must be a previewable"),
+        ("content_type=nonsense&token=abc", 400, "got 'nonsense'"),
+        ("content_type=digests.digestpage", 400, "the 'token' parameter is required"),
+        ("content_type=digests.digestpage&token=id=1:forged:sig", 404, "no preview matches"),
+    ],
+)
+def test_bad_requests_say_what_is_wrong(client, query, status, message):
+    response = client.get(f"/api/v2/page_preview/?{query}")
+    assert response.status_code == status
+    assert message in response.json()["message"]
+
+
+def test_a_validly_signed_token_without_a_stored_preview_is_not_found(client):
+    token = DigestPage.get_preview_signer().sign(f"id={fabricperf().pk}")
+    response = client.get(f"/api/v2/page_preview/?content_type=digests.digestpage&token={token}")
+    assert response.status_code == 404
+
+
+def test_tokens_expire(client, settings):
+    settings.PREVIEW_TOKEN_MAX_AGE = 3600
+    draft = save_draft(fabricperf(), title="Old draft")
+    with mock.patch("django.core.signing.time.time", return_value=time.time() - 3601):
+        old_token = draft.create_page_preview().token  # signed an hour and a second ago
+
+    response = client.get(
+        f"/api/v2/page_preview/?content_type=digests.digestpage&token={old_token}"
+    )
+    assert response.status_code == 410
+    assert "expired" in response.json()["message"]
+
+
+def test_preview_shell_is_never_cached(client):
+    response = client.get("/preview/?content_type=digests.digestpage&token=x")
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
+    assert response["X-Robots-Tag"] == "noindex"
