@@ -134,3 +134,14 @@ def test_preview_shell_is_never_cached(client):
     assert response.status_code == 200
     assert "no-store" in response["Cache-Control"]
     assert response["X-Robots-Tag"] == "noindex"
+
+
+def test_previews_are_never_served_from_the_api_response_cache(client):
+    draft = save_draft(fabricperf(), title="First draft")
+    token = draft.create_page_preview().token
+    url = f"/api/v2/page_preview/?content_type=digests.digestpage&token={token}"
+    assert client.get(url).json()["title"] == "First draft"
+
+    # The editor changes the draft again; the same preview link must show the new text.
+    save_draft(fabricperf(), title="Second draft").update_page_preview(token)
+    assert client.get(url).json()["title"] == "Second draft"
