@@ -145,3 +145,24 @@ def test_previews_are_never_served_from_the_api_response_cache(client):
     # The editor changes the draft again; the same preview link must show the new text.
     save_draft(fabricperf(), title="Second draft").update_page_preview(token)
     assert client.get(url).json()["title"] == "Second draft"
+
+
+def test_a_page_that_was_never_saved_can_be_previewed(client):
+    topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code="en")
+    new = DigestPage(
+        title="A digest still being written",
+        slug="still-being-written",
+        short_name="Draft",
+        reading_minutes=5,
+        summary="Not saved yet.",
+        locale=topic.locale,
+    )
+    # What the admin's "preview" on the create form does before it has a page to save.
+    new.depth = topic.depth + 1
+    new.path = DigestPage._get_children_path_interval(topic.path)[1]
+    token = new.create_page_preview().token
+
+    response = client.get(f"/api/v2/page_preview/?content_type=digests.digestpage&token={token}")
+    assert response.status_code == 200
+    assert response.json()["title"] == "A digest still being written"
+    assert response.json()["topic"]["slug"] == "inside-the-server"
