@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django_guid.integrations import CeleryIntegration
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -32,6 +33,7 @@ INSTALLED_APPS = [
     "cms.translation",
     "cms.apicache",
     "cms.reader",
+    "cms.ops",
     "wagtail_localize",
     "wagtail_localize.locales",
     "wagtail.api.v2",
@@ -52,6 +54,8 @@ INSTALLED_APPS = [
     "taggit",
     "rest_framework",
     "corsheaders",
+    "csp",
+    "django_guid",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -61,8 +65,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "cms.ops.health.HealthProbeMiddleware",
+    "django_guid.middleware.guid_middleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "cms.ops.csp.ContentSecurityPolicyMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    "cms.ops.throttling.APIRateLimitMiddleware",
     # Answers If-None-Match with 304, for cached API responses too; then the API cache, ahead
     # of sessions and auth, which public API responses never depend on.
     "django.middleware.http.ConditionalGetMiddleware",
@@ -193,3 +202,63 @@ WAGTAIL_HEADLESS_PREVIEW = {
 }
 # Preview links are signed; older than this many seconds they stop working.
 PREVIEW_TOKEN_MAX_AGE = int(os.environ.get("PREVIEW_TOKEN_MAX_AGE", "3600"))
+
+# Operations: API limits, request ids, Content-Security-Policy, CDN purging.
+# The anonymous API rate limit counts in the default cache (Redis with REDIS_URL, shared by every
+# web process) and is enforced by cms.ops.throttling.APIRateLimitMiddleware, ahead of the API
+# response cache, so cached answers count too.
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+    "anon": os.environ.get("API_THROTTLE_ANON_RATE", "300/minute") or None
+}
+# Reverse proxies in front of the web process: the client is the address they saw.
+REST_FRAMEWORK["NUM_PROXIES"] = int(os.environ.get("NUM_PROXIES", "0"))
+
+# A request id per request (X-Request-ID, taken from the proxy when it sends one), carried into
+# the Celery tasks the request enqueues.
+DJANGO_GUID = {"GUID_HEADER_NAME": "X-Request-ID", "INTEGRATIONS": [CeleryIntegration()]}
+
+# Same origin only, no inline code: the reader, the API and everything outside the admin.
+# frame-ancestors 'self' lets the admin's preview panel frame the reader.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+    }
+}
+ADMIN_URL_PREFIXES = ["/admin/", "/django-admin/"]
+ADMIN_CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "base-uri": ["'self'"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'", "data:"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'self'"],
+        "frame-src": ["'self'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "object-src": ["'none'"],
+        "script-src": ["'self'", "'unsafe-inline'", "'unsafe-eval'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+    }
+}
+WAGTAIL_GRAVATAR_PROVIDER_URL = None  # no third-party avatar requests from the admin
+
+# CDN in front of the API: purge its responses on publish/unpublish (cms/ops/frontend_cache.py).
+if os.environ.get("FRONTEND_CACHE_PURGE_URL"):
+    WAGTAILFRONTENDCACHE = {
+        "default": {
+            "BACKEND": "wagtail.contrib.frontend_cache.backends.HTTPBackend",
+            "LOCATION": os.environ["FRONTEND_CACHE_PURGE_URL"],
+        }
+    }
+WAGTAILFRONTENDCACHE_LANGUAGES = []  # API URLs carry the locale in the query, not the path
+API_CACHE_PURGE_LIST_QUERIES = [
+    "",
+    "locale={locale}",
+    "type=digests.DigestPage&fields=*&locale={locale}",
+    "type=digests.TopicPage&fields=*&locale={locale}",
+]

@@ -13,3 +13,6 @@ WAGTAILAPI_BASE_URL = "http://testserver"
 WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
     "CLASS": "cms.translation.machine_translators.GuardedDummyTranslator",
 }
+
+# API throttling is exercised by tests/ops/test_throttling.py with its own rate; off elsewhere.
+REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None}}  # noqa: F405

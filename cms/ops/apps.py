@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class OpsConfig(AppConfig):
+    """Operations: health probes, cache purging, API limits, logging helpers."""
+
+    name = "cms.ops"
+    label = "ops"
+    verbose_name = _("Operations")
+
+    def ready(self) -> None:
+        from . import frontend_cache
+
+        frontend_cache.connect_signal_handlers()
