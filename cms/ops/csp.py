@@ -1,9 +1,8 @@
 """Content-Security-Policy: strict everywhere, relaxed only as far as the Wagtail admin needs."""
 
+from csp.middleware import CSPMiddleware, PolicyParts
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
-
-from csp.middleware import CSPMiddleware, PolicyParts
 
 
 class ContentSecurityPolicyMiddleware(CSPMiddleware):

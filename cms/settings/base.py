@@ -4,8 +4,8 @@ import os
 from pathlib import Path
 
 import dj_database_url
-from django_guid.integrations import CeleryIntegration
 from django.utils.translation import gettext_lazy as _
+from django_guid.integrations import CeleryIntegration
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))

@@ -1,6 +1,7 @@
 """Production: PostgreSQL, Redis, gunicorn behind a TLS-terminating proxy; all from the environment.
 
-`manage.py check --deploy` passes with no warning under these settings (tests/ops/test_production_settings.py).
+`manage.py check --deploy` passes with no warning under these settings
+(tests/ops/test_production_settings.py).
 """
 
 import os

@@ -10,7 +10,9 @@ from django.utils.translation import gettext as _
 
 
 class Command(BaseCommand):
-    help = "Ping the Celery workers through the broker; exit 1 if none (or not the named one) replies."
+    help = (
+        "Ping the Celery workers through the broker; exit 1 if none (or not the named one) replies."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
