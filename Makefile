@@ -7,7 +7,7 @@ MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate seed admin-user roles browser messages compile-messages test test-sqlite lint format bench bench-tools clean
+.PHONY: run install migrate seed admin-user roles browser messages compile-messages test test-sqlite lint format bench bench-tools clean deploy-tools
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -55,8 +55,14 @@ run: compile-messages seed admin-user roles
 	@echo "API:   http://$(HOST):$(PORT)/api/v2/pages/"
 	$(MANAGE) runserver $(HOST):$(PORT)
 
-test: install compile-messages browser
+test: install compile-messages browser deploy-tools
 	$(BIN)/pytest -q
+
+# The Compose CLI validates deploy/compose.yaml in the suite (the container engine is not needed).
+deploy-tools:
+	@docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq --no-install-recommends docker-compose >/dev/null; }
 
 lint: install
 	$(BIN)/ruff check .

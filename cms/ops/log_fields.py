@@ -18,3 +18,28 @@ class CeleryTaskFilter(logging.Filter):
         record.task_id = task.request.id if task else None
         record.task_name = task.name if task else None
         return True
+
+
+class GunicornAccessFields(logging.Filter):
+    """Lift gunicorn's access-log atoms into fields, so each access line is queryable JSON.
+
+    gunicorn passes them as the record's args dict; its text format has no JSON mode.
+    """
+
+    FIELDS = {
+        "remote_addr": "h",
+        "method": "m",
+        "path": "U",
+        "query": "q",
+        "status": "s",
+        "bytes": "B",
+        "duration_ms": "M",
+        "request_id": "{x-request-id}o",
+        "user_agent": "a",
+    }
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        atoms = record.args if isinstance(record.args, dict) else {}
+        for field, atom in self.FIELDS.items():
+            setattr(record, field, atoms.get(atom))
+        return True

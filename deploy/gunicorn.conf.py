@@ -1,0 +1,56 @@
+"""gunicorn settings for the web process: `gunicorn -c deploy/gunicorn.conf.py cms.wsgi`.
+
+Every value can be overridden from the environment (GUNICORN_CMD_ARGS also works). Reload new
+code without dropping requests with `kill -HUP <master pid>` (systemd: `systemctl reload`).
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+threads = int(os.environ.get("GUNICORN_THREADS", "2"))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 30
+keepalive = 5
+# Recycle workers now and then so slow memory growth never becomes an outage.
+max_requests = 1000
+max_requests_jitter = 100
+# Code is loaded in each worker, so a HUP picks up a new release.
+preload_app = False
+# The TLS-terminating proxy's address; only it may set X-Forwarded-* headers.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+# Logs: JSON lines on stdout like the application's; access lines carry the request id.
+accesslog = "-"
+errorlog = "-"
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"access": {"()": "cms.ops.log_fields.GunicornAccessFields"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        }
+    },
+    "handlers": {
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "json",
+        },
+        "access": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "json",
+            "filters": ["access"],
+        },
+    },
+    "loggers": {
+        "gunicorn.error": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
+        "gunicorn.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+    },
+}
