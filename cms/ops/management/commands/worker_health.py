@@ -27,11 +27,17 @@ class Command(BaseCommand):
         from sync.celery import app
 
         destination = [node] if node else None
-        try:
-            replies = app.control.ping(destination=destination, timeout=timeout) or []
-        except Exception as exc:  # broker down: the worker cannot be reached either
-            raise CommandError(_("Cannot reach the broker: %(error)s") % {"error": exc}) from exc
-        nodes = sorted(name for reply in replies for name in reply)
+        with app.connection_for_write() as connection:
+            try:  # one attempt: kombu would otherwise retry a dead broker for minutes
+                connection.ensure_connection(max_retries=1, interval_start=0, timeout=timeout)
+            except Exception as exc:
+                raise CommandError(
+                    _("Cannot reach the broker: %(error)s") % {"error": exc}
+                ) from exc
+            replies = app.control.ping(
+                destination=destination, timeout=timeout, connection=connection
+            )
+        nodes = sorted(name for reply in replies or [] for name in reply)
         if not nodes:
             target = node or _("any worker")
             raise CommandError(
