@@ -19,7 +19,6 @@ DRAFT_MARKER = "DRAFT-ONLY-7f3a"
 INTERNAL_FIELDS = {
     "search_text",
     "locked_fields",
-    "provenance",
     "owner",
     "locked",
     "locked_by",
