@@ -11,6 +11,7 @@ from wagtail_headless_preview.models import HeadlessPreviewMixin
 from wagtail_localize.fields import SynchronizedField, TranslatableField
 
 from cms.papers.serializers import PaperSerializer
+from cms.translation.serializers import TranslationStatusField
 
 from .blocks import BaseStreamBlock, CommentaryStreamBlock
 from .search import SearchTextMixin
@@ -30,7 +31,10 @@ class DigestIndexPage(HeadlessPreviewMixin, Page):
     intro = models.TextField(_("intro"), blank=True)
 
     content_panels = [*Page.content_panels, FieldPanel("intro")]
-    api_fields = [APIField("intro")]
+    api_fields = [
+        APIField("intro"),
+        APIField("translation_status", serializer=TranslationStatusField()),
+    ]
     translatable_fields = [*PAGE_TRANSLATABLE_FIELDS, TranslatableField("intro")]
 
     parent_page_types = ["wagtailcore.Page"]
@@ -77,6 +81,7 @@ class TopicPage(HeadlessPreviewMixin, SearchTextMixin, Page):
         APIField("finish_first_url"),
         APIField("commentary"),
         APIField("digests", serializer=TopicDigestsField()),
+        APIField("translation_status", serializer=TranslationStatusField()),
     ]
     translatable_fields = [
         *PAGE_TRANSLATABLE_FIELDS,
@@ -132,6 +137,7 @@ class DigestPage(HeadlessPreviewMixin, SearchTextMixin, Page):
         APIField("body"),
         APIField("topic", serializer=TopicRefField()),
         APIField("paper", serializer=PaperSerializer()),
+        APIField("translation_status", serializer=TranslationStatusField()),
     ]
     translatable_fields = [
         *PAGE_TRANSLATABLE_FIELDS,

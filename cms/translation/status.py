@@ -49,6 +49,7 @@ class TranslationStatus:
     synced_at: datetime
     translated_at: datetime | None
     translated_by: str
+    translated_by_public: str
     published_at: datetime | None
 
     @property
@@ -97,17 +98,21 @@ class TranslationStatus:
             "translated_revision_id": self.translated_revision_id,
             "synced_at": self.synced_at,
             "translated_at": self.translated_at,
-            "translated_by": self.translated_by or None,
+            "translated_by": self.translated_by_public or None,
         }
 
 
-def translator_name(string_translation: StringTranslation | None) -> str:
-    """Who made a translation: the person's full name, else the tool (e.g. "DeepL")."""
+def translator_name(string_translation: StringTranslation | None, *, public: bool = False) -> str:
+    """Who made a translation: the person's name, else the tool (e.g. "DeepL", "PO File").
+
+    The public form (for the API) never falls back to the login name.
+    """
     if string_translation is None:
         return ""
     user = string_translation.last_translated_by
     if user is not None:
-        return user.get_full_name() or user.get_username()
+        name = user.get_full_name().strip()
+        return name if name or public else user.get_username()
     return string_translation.tool_name
 
 
@@ -245,6 +250,7 @@ def translation_statuses(pages: Iterable[Page]) -> dict[int, TranslationStatus]:
             synced_at=translation.source.last_updated_at,
             translated_at=string.updated_at if string else None,
             translated_by=translator_name(string),
+            translated_by_public=translator_name(string, public=True),
             published_at=page.last_published_at,
         )
     return statuses

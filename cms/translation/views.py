@@ -1,0 +1,236 @@
+"""Admin screens: the translation status report, and syncing every out-of-date page at once."""
+
+import datetime
+
+import django_filters
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from django.views.generic import TemplateView
+from wagtail.admin.filters import WagtailFilterSet
+from wagtail.admin.ui.tables import Column, DateColumn, StatusTagColumn, TitleColumn
+from wagtail.admin.views.reports import ReportView
+from wagtail.admin.widgets import HeaderButton
+from wagtail.models import Page
+from wagtail_localize.models import TranslationSource
+
+from .selectors import translated_pages
+from .status import MACHINE, OUT_OF_DATE, UP_TO_DATE, translation_statuses
+from .sync import enqueue_translation_sync
+
+SYNC_PERMISSION = "wagtail_localize.submit_translation"
+
+STATE_LABELS = {
+    OUT_OF_DATE: _("Out of date"),
+    "incomplete": _("Incomplete"),
+    MACHINE: _("Machine translated"),
+    "unpublished": _("Not yet published"),
+    UP_TO_DATE: _("Up to date"),
+}
+
+
+def require_sync_permission(user) -> None:
+    if not user.has_perm(SYNC_PERMISSION):
+        raise PermissionDenied
+
+
+def status_of(page: Page):
+    return getattr(page, "translation_status", None)
+
+
+class StatusColumn(StatusTagColumn):
+    def get_value(self, instance):
+        status = status_of(instance)
+        return STATE_LABELS[status.state] if status else _("Not translated")
+
+    def get_primary(self, instance):
+        status = status_of(instance)
+        return bool(status and status.state == UP_TO_DATE)
+
+
+class StatusFactColumn(Column):
+    """One attribute of the row's TranslationStatus."""
+
+    def get_value(self, instance):
+        status = status_of(instance)
+        if status is None:
+            return None
+        return self.accessor(status)
+
+
+class StatusDateColumn(DateColumn):
+    def get_value(self, instance):
+        status = status_of(instance)
+        return self.accessor(status) if status else None
+
+
+class ActionsColumn(Column):
+    cell_template_name = "translation/report_actions_cell.html"
+
+    def get_cell_context_data(self, instance, parent_context):
+        context = super().get_cell_context_data(instance, parent_context)
+        status = status_of(instance)
+        request = parent_context["request"]
+        context["sync_url"] = None
+        if status and status.out_of_date and request.user.has_perm(SYNC_PERMISSION):
+            context["sync_url"] = "{}?next={}".format(
+                reverse("wagtail_localize:update_translations", args=[instance.source_id]),
+                request.get_full_path(),
+            )
+        context["edit_url"] = reverse("wagtailadmin_pages:edit", args=[instance.pk])
+        return context
+
+
+class TranslationStatusFilterSet(WagtailFilterSet):
+    needs_sync = django_filters.BooleanFilter(label=_("Out of date"))
+
+    class Meta:
+        model = Page
+        fields = ["needs_sync"]
+
+
+class TranslationStatusReportView(ReportView):
+    """Every translated digest and topic: how complete, how current, and who translated it."""
+
+    page_title = _("Translation status")
+    header_icon = "wagtail-localize-language"
+    index_url_name = "translation_status_report"
+    index_results_url_name = "translation_status_report_results"
+    filterset_class = TranslationStatusFilterSet
+    paginate_by = 50
+    columns = [
+        TitleColumn(
+            "title",
+            label=_("Translated page"),
+            get_url=lambda page: reverse("wagtailadmin_pages:edit", args=[page.pk]),
+        ),
+        StatusColumn("state", label=_("Status")),
+        StatusFactColumn(
+            "percent", label=_("Translated"), accessor=lambda s: f"{s.percent_translated}%"
+        ),
+        StatusFactColumn(
+            "machine", label=_("Machine segments"), accessor=lambda s: s.machine_segments
+        ),
+        StatusFactColumn(
+            "source_revision", label=_("Source revision"), accessor=lambda s: s.source_revision_id
+        ),
+        StatusFactColumn(
+            "synced_revision", label=_("Synced revision"), accessor=lambda s: s.synced_revision_id
+        ),
+        StatusFactColumn(
+            "translated_revision",
+            label=_("Translated revision"),
+            accessor=lambda s: s.translated_revision_id,
+        ),
+        StatusFactColumn(
+            "translated_by", label=_("Translated by"), accessor=lambda s: s.translated_by
+        ),
+        StatusDateColumn(
+            "translated_at", label=_("Translated at"), accessor=lambda s: s.translated_at
+        ),
+        ActionsColumn("actions", label=_("Actions")),
+    ]
+    list_export = [
+        "title",
+        "translation_status.state",
+        "translation_status.percent_translated",
+        "translation_status.machine_segments",
+        "translation_status.source_revision_id",
+        "translation_status.synced_revision_id",
+        "translation_status.translated_revision_id",
+        "translation_status.translated_by",
+        "translation_status.translated_at",
+    ]
+    export_headings = {
+        "title": _("Translated page"),
+        "translation_status.state": _("Status"),
+        "translation_status.percent_translated": _("Translated (%)"),
+        "translation_status.machine_segments": _("Machine segments"),
+        "translation_status.source_revision_id": _("Source revision"),
+        "translation_status.synced_revision_id": _("Synced revision"),
+        "translation_status.translated_revision_id": _("Translated revision"),
+        "translation_status.translated_by": _("Translated by"),
+        "translation_status.translated_at": _("Translated at"),
+    }
+
+    def dispatch(self, request, *args, **kwargs):
+        require_sync_permission(request.user)
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_filename(self) -> str:
+        return f"translation-status-{datetime.date.today():%Y-%m-%d}"
+
+    def get_queryset(self):
+        self.queryset = translated_pages().select_related("locale")
+        return self.queryset
+
+    def decorate_paginated_queryset(self, object_list):
+        pages = list(object_list)
+        statuses = translation_statuses(pages)
+        sources = dict(
+            TranslationSource.objects.filter(
+                object_id__in=[page.translation_key for page in pages]
+            ).values_list("object_id", "pk")
+        )
+        for page in pages:
+            page.translation_status = statuses.get(page.pk)
+            page.source_id = sources.get(page.translation_key)
+        return pages
+
+    @property
+    def header_buttons(self):
+        return [
+            HeaderButton(
+                _("Sync out-of-date pages"),
+                url=reverse("translation_sync_out_of_date"),
+                icon_name="resubmit",
+            )
+        ]
+
+
+class SyncOutOfDateView(TemplateView):
+    """Confirm, then sync every out-of-date translation in a background job."""
+
+    template_name = "translation/sync_out_of_date.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        require_sync_permission(request.user)
+        return super().dispatch(request, *args, **kwargs)
+
+    def out_of_date_sources(self) -> list[int]:
+        keys = translated_pages().filter(needs_sync=True).values("translation_key")
+        return list(
+            TranslationSource.objects.filter(object_id__in=keys)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(
+            {
+                "page_title": _("Sync out-of-date pages"),
+                "header_icon": "resubmit",
+                "count": len(self.out_of_date_sources()),
+                "report_url": reverse("translation_status_report"),
+            }
+        )
+        return context
+
+    def post(self, request, *args, **kwargs):
+        source_ids = self.out_of_date_sources()
+        if source_ids:
+            enqueue_translation_sync(source_ids, user_id=request.user.pk)
+        messages.success(
+            request,
+            ngettext(
+                "Syncing %(count)d page in the background.",
+                "Syncing %(count)d pages in the background.",
+                len(source_ids),
+            )
+            % {"count": len(source_ids)},
+        )
+        return redirect("translation_status_report")

@@ -1,0 +1,57 @@
+"""The translator sees Simplified characters in the editor and cannot publish them."""
+
+import pytest
+from django.urls import reverse
+from wagtail_localize.models import StringTranslation
+
+from cms.digests.models import DigestPage
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def simplified_summary(digest_en, zh_locale):
+    StringTranslation.objects.filter(
+        locale=zh_locale, context__object_id=digest_en.translation_key, context__path="summary"
+    ).update(data="说明资料中心網路")
+
+
+def test_editor_warns_about_simplified_characters(
+    client, translator, digest_zh, simplified_summary
+):
+    client.force_login(translator)
+    response = client.get(reverse("wagtailadmin_pages:edit", args=[digest_zh.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Simplified Chinese characters found" in html
+    assert "summary: 说资" in html
+
+
+def test_publishing_simplified_text_is_refused(
+    client, translator, digest_zh, simplified_summary, django_capture_on_commit_callbacks
+):
+    client.force_login(translator)
+    url = reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
+    before = DigestPage.objects.get(pk=digest_zh.pk).live_revision_id
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"action": "publish"}, follow=True)
+
+    assert "Not published." in response.content.decode()
+    page = DigestPage.objects.get(pk=digest_zh.pk)
+    assert page.live_revision_id == before
+    assert "资" not in page.summary
+
+
+def test_traditional_text_publishes(
+    client, translator, digest_zh, django_capture_on_commit_callbacks
+):
+    client.force_login(translator)
+    url = reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
+    before = DigestPage.objects.get(pk=digest_zh.pk).live_revision_id
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"action": "publish"})
+
+    assert response.status_code == 302
+    assert DigestPage.objects.get(pk=digest_zh.pk).live_revision_id != before

@@ -1,0 +1,155 @@
+"""Translation status in the report and the API matches reality at every step of the workflow."""
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from wagtail_localize.models import StringTranslation, Translation
+
+from cms.digests.models import DigestPage
+from cms.translation.prefill import publish_translation
+from cms.translation.status import translation_status
+
+pytestmark = pytest.mark.django_db
+
+
+def api_status(client, page):
+    response = client.get(f"/api/v2/pages/{page.pk}/")
+    assert response.status_code == 200
+    return response.json()["translation_status"]
+
+
+def report_row(client, page):
+    response = client.get(reverse("translation_status_report"))
+    assert response.status_code == 200
+    rows = {row.pk: row for row in response.context["object_list"]}
+    return rows[page.pk].translation_status, response.content.decode()
+
+
+def test_status_follows_each_step_of_the_workflow(client, translator, digest_en, digest_zh):
+    source_page = DigestPage.objects.get(pk=digest_en.pk)
+    translation = Translation.objects.get(
+        source__object_id=digest_en.translation_key, target_locale=digest_zh.locale
+    )
+    client.force_login(translator)
+
+    # 1. As imported: complete and current.
+    status = translation_status(digest_zh)
+    assert (status.state, status.percent_translated, status.out_of_date) == (
+        "up_to_date",
+        100,
+        False,
+    )
+    assert status.source_revision_id == status.synced_revision_id == source_page.live_revision_id
+    assert status.translated_by == "seed import"
+    api = api_status(client, digest_zh)
+    assert api["state"] == "up_to_date"
+    assert api["segments"] == {"total": 2, "translated": 2, "machine": 0}
+    assert api_status(client, digest_en) is None  # the English page is the source
+
+    # 2. The editor publishes a new English summary: the translation is out of date.
+    digest_en.summary = "A rewritten summary."
+    revision = digest_en.save_revision()
+    revision.publish()
+    status = translation_status(digest_zh)
+    assert status.state == "out_of_date" and status.out_of_date
+    assert status.source_revision_id == revision.pk != status.synced_revision_id
+    row, html = report_row(client, digest_zh)
+    assert row == status
+    assert "Out of date" in html
+    assert reverse("wagtail_localize:update_translations", args=[translation.source_id]) in html
+    assert api_status(client, digest_zh)["out_of_date"] is True
+
+    # 3. The translator syncs: the title keeps its translation, only the summary needs work.
+    translation.source.update_from_db()
+    status = translation_status(digest_zh)
+    assert (status.state, status.percent_translated, status.out_of_date) == (
+        "incomplete",
+        50,
+        False,
+    )
+    assert status.synced_revision_id == revision.pk
+    assert api_status(client, digest_zh)["segments"] == {"total": 2, "translated": 1, "machine": 0}
+
+    # 4. The translator translates the changed segment: complete, not yet published.
+    segment = translation.source.stringsegment_set.get(context__path="summary")
+    response = client.put(
+        reverse("wagtail_localize:edit_string_translation", args=[translation.pk, segment.pk]),
+        data="value=%E6%94%B9%E5%AF%AB%E7%9A%84%E6%91%98%E8%A6%81%E3%80%82",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 201
+    status = translation_status(digest_zh)
+    assert (status.state, status.percent_translated) == ("unpublished", 100)
+    assert status.translated_by == "translator"
+    assert api_status(client, digest_zh)["translated_by"] is None  # login names stay private
+
+    # 5. Published: up to date again, with a new translated revision.
+    before = status.translated_revision_id
+    publish_translation(translation, user=translator)
+    digest_zh.refresh_from_db()
+    status = translation_status(digest_zh)
+    assert status.state == "up_to_date"
+    assert status.translated_revision_id == digest_zh.live_revision_id != before
+    row, _html = report_row(client, digest_zh)
+    assert row.state == "up_to_date"
+    assert DigestPage.objects.get(pk=digest_zh.pk).summary == "改寫的摘要。"
+
+
+def test_machine_translated_pages_are_flagged(digest_en, digest_zh):
+    StringTranslation.objects.filter(
+        locale=digest_zh.locale, context__object_id=digest_en.translation_key
+    ).update(translation_type="machine", tool_name="DeepL", last_translated_by=None)
+    status = translation_status(digest_zh)
+    assert (status.state, status.machine_segments, status.translated_by) == (
+        "machine",
+        2,
+        "DeepL",
+    )
+
+
+def test_translation_status_costs_the_same_queries_for_any_limit(client):
+    """The field is batched: its extra queries do not grow with the page of results."""
+
+    def queries(limit, fields):
+        params = {"type": "digests.DigestPage", "locale": "zh-hant", "limit": limit}
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get("/api/v2/pages/", {**params, "fields": fields})
+        assert response.status_code == 200
+        items = response.json()["items"]
+        assert len(items) == limit
+        if fields == "translation_status":
+            assert {item["translation_status"]["state"] for item in items} == {"up_to_date"}
+        return len(captured)
+
+    def extra(limit):
+        return queries(limit, "translation_status") - queries(limit, "-translation_status")
+
+    assert extra(3) == extra(20) <= 4
+
+
+def test_report_is_for_translators_and_editors_only(client, django_user_model):
+    nobody = django_user_model.objects.create_user("nobody", password="pw")
+    nobody.user_permissions.add(Permission.objects.get(codename="access_admin"))
+    client.force_login(nobody)
+    assert client.get(reverse("translation_status_report")).status_code in {302, 403}
+
+
+def test_report_lists_every_translated_digest_and_topic(client, editor):
+    client.force_login(editor)
+    response = client.get(reverse("translation_status_report"), {"export": "csv"})
+    assert response.status_code == 200
+    lines = response.getvalue().decode().strip().splitlines()
+    assert len(lines) == 1 + 53 + 11
+    assert lines[0].startswith("Translated page,Status,Translated (%)")
+
+
+def test_dashboard_panel_lists_pages_waiting_for_the_translator(client, translator, digest_en):
+    digest_en.summary = "Changed again."
+    digest_en.save_revision().publish()
+    client.force_login(translator)
+    html = client.get(reverse("wagtailadmin_home")).content.decode()
+    assert "Pages waiting for translation" in html
+    assert 'data-translation-state="out_of_date"' in html
+    assert html.count("data-translation-state=") == 1
