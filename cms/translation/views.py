@@ -105,6 +105,7 @@ class TranslationStatusReportView(ReportView):
         TitleColumn(
             "title",
             label=_("Translated page"),
+            width="28%",
             get_url=lambda page: reverse("wagtailadmin_pages:edit", args=[page.pk]),
         ),
         StatusColumn("state", label=_("Status")),
@@ -115,15 +116,12 @@ class TranslationStatusReportView(ReportView):
             "machine", label=_("Machine segments"), accessor=lambda s: s.machine_segments
         ),
         StatusFactColumn(
-            "source_revision", label=_("Source revision"), accessor=lambda s: s.source_revision_id
-        ),
-        StatusFactColumn(
-            "synced_revision", label=_("Synced revision"), accessor=lambda s: s.synced_revision_id
-        ),
-        StatusFactColumn(
-            "translated_revision",
-            label=_("Translated revision"),
-            accessor=lambda s: s.translated_revision_id,
+            "revisions",
+            label=_("Revisions: source / synced / translated"),
+            accessor=lambda s: " / ".join(
+                str(rev or "-")
+                for rev in (s.source_revision_id, s.synced_revision_id, s.translated_revision_id)
+            ),
         ),
         StatusFactColumn(
             "translated_by", label=_("Translated by"), accessor=lambda s: s.translated_by
