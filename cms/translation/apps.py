@@ -6,3 +6,8 @@ class TranslationConfig(AppConfig):
     name = "cms.translation"
     label = "translation"
     verbose_name = _("Translation")
+
+    def ready(self) -> None:
+        from . import signals
+
+        signals.connect()

@@ -153,3 +153,18 @@ def test_dashboard_panel_lists_pages_waiting_for_the_translator(client, translat
     assert "Pages waiting for translation" in html
     assert 'data-translation-state="out_of_date"' in html
     assert html.count("data-translation-state=") == 1
+
+
+def test_cached_api_responses_follow_a_sync(
+    client, digest_en, digest_zh, django_capture_on_commit_callbacks
+):
+    """Anonymous API responses are cached; syncing, which publishes nothing, still shows."""
+    digest_en.summary = "Yet another summary."
+    digest_en.save_revision().publish()
+    assert api_status(client, digest_zh)["state"] == "out_of_date"
+    translation = Translation.objects.get(
+        source__object_id=digest_en.translation_key, target_locale=digest_zh.locale
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        translation.source.update_from_db()
+    assert api_status(client, digest_zh)["state"] == "incomplete"
