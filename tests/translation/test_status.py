@@ -27,7 +27,10 @@ def report_row(client, page):
     return rows[page.pk].translation_status, response.content.decode()
 
 
-def test_status_follows_each_step_of_the_workflow(client, translator, digest_en, digest_zh):
+def test_status_follows_each_step_of_the_workflow(
+    client, translator, digest_en, digest_zh, django_capture_on_commit_callbacks
+):
+    """Each step commits (its on-commit hooks run), as in the admin, so API caches see it."""
     source_page = DigestPage.objects.get(pk=digest_en.pk)
     translation = Translation.objects.get(
         source__object_id=digest_en.translation_key, target_locale=digest_zh.locale
@@ -51,7 +54,8 @@ def test_status_follows_each_step_of_the_workflow(client, translator, digest_en,
     # 2. The editor publishes a new English summary: the translation is out of date.
     digest_en.summary = "A rewritten summary."
     revision = digest_en.save_revision()
-    revision.publish()
+    with django_capture_on_commit_callbacks(execute=True):
+        revision.publish()
     status = translation_status(digest_zh)
     assert status.state == "out_of_date" and status.out_of_date
     assert status.source_revision_id == revision.pk != status.synced_revision_id
@@ -62,7 +66,8 @@ def test_status_follows_each_step_of_the_workflow(client, translator, digest_en,
     assert api_status(client, digest_zh)["out_of_date"] is True
 
     # 3. The translator syncs: the title keeps its translation, only the summary needs work.
-    translation.source.update_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        translation.source.update_from_db()
     status = translation_status(digest_zh)
     assert (status.state, status.percent_translated, status.out_of_date) == (
         "incomplete",
@@ -74,11 +79,12 @@ def test_status_follows_each_step_of_the_workflow(client, translator, digest_en,
 
     # 4. The translator translates the changed segment: complete, not yet published.
     segment = translation.source.stringsegment_set.get(context__path="summary")
-    response = client.put(
-        reverse("wagtail_localize:edit_string_translation", args=[translation.pk, segment.pk]),
-        data="value=%E6%94%B9%E5%AF%AB%E7%9A%84%E6%91%98%E8%A6%81%E3%80%82",
-        content_type="application/x-www-form-urlencoded",
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.put(
+            reverse("wagtail_localize:edit_string_translation", args=[translation.pk, segment.pk]),
+            data="value=%E6%94%B9%E5%AF%AB%E7%9A%84%E6%91%98%E8%A6%81%E3%80%82",
+            content_type="application/x-www-form-urlencoded",
+        )
     assert response.status_code == 201
     status = translation_status(digest_zh)
     assert (status.state, status.percent_translated) == ("unpublished", 100)
@@ -87,7 +93,8 @@ def test_status_follows_each_step_of_the_workflow(client, translator, digest_en,
 
     # 5. Published: up to date again, with a new translated revision.
     before = status.translated_revision_id
-    publish_translation(translation, user=translator)
+    with django_capture_on_commit_callbacks(execute=True):
+        publish_translation(translation, user=translator)
     digest_zh.refresh_from_db()
     status = translation_status(digest_zh)
     assert status.state == "up_to_date"
