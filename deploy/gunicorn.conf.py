@@ -49,6 +49,8 @@ logconfig_dict = {
             "filters": ["access"],
         },
     },
+    # gunicorn merges this into its own defaults, whose root logger names a "console" handler.
+    "root": {"handlers": ["stdout"], "level": "INFO"},
     "loggers": {
         "gunicorn.error": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
         "gunicorn.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
