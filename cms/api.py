@@ -1,10 +1,9 @@
 """The headless API router: registrations only; fields live on the models."""
 
 from wagtail.api.v2.router import WagtailAPIRouter
-from wagtail.documents.api.v2.views import DocumentsAPIViewSet
-from wagtail.images.api.v2.views import ImagesAPIViewSet
 
 from cms.digests.api import PagesAPIViewSet
+from cms.media_api import DocumentsAPIViewSet, ImagesAPIViewSet
 from cms.papers.api import PapersAPIViewSet
 from cms.preview.api import PagePreviewAPIViewSet
 

@@ -96,3 +96,11 @@ class StrictFieldsFilter(BaseFilterBackend):
             field = queryset.model._meta.get_field(name)
             queryset = queryset.filter(**{name: parse_filter_value(field, name, value)})
         return queryset
+
+
+class StrictQueryParametersMixin:
+    """For Wagtail API viewsets: validate the query string before any filter runs."""
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        validate_query_parameters(request.GET)

@@ -7,11 +7,13 @@ from wagtail.admin import urls as wagtailadmin_urls
 from wagtail.documents import urls as wagtaildocs_urls
 
 from cms.api import api_router
+from cms.api_schema.views import openapi_schema
 
 urlpatterns = [
     path("django-admin/", admin.site.urls),
     path("admin/", include(wagtailadmin_urls)),
     path("documents/", include(wagtaildocs_urls)),
+    path("api/v2/schema/", openapi_schema, name="api-schema"),
     path("api/v2/", api_router.urls),
 ]
 

@@ -14,7 +14,8 @@ from wagtail.api.v2 import filters as wagtail_filters
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
 from wagtail.models import Page
 
-from cms.api_params import StrictFieldsFilter, validate_query_parameters
+from cms.api_http import CacheControlMixin
+from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
 from cms.papers.serializers import PAPER_PREFETCH
 
 from .api_filters import LocaleFilter, SubstringSearchFilter
@@ -22,7 +23,7 @@ from .models import DigestPage, TopicPage
 from .selectors import attach_digests, attach_topics, exclude_unreachable_pages
 
 
-class PagesAPIViewSet(WagtailPagesAPIViewSet):
+class PagesAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, WagtailPagesAPIViewSet):
     filter_backends = [
         StrictFieldsFilter,
         wagtail_filters.ChildOfFilter,
@@ -33,10 +34,6 @@ class PagesAPIViewSet(WagtailPagesAPIViewSet):
         LocaleFilter,
         SubstringSearchFilter,
     ]
-
-    def initial(self, request, *args, **kwargs):
-        super().initial(request, *args, **kwargs)
-        validate_query_parameters(request.GET)
 
     def get_base_queryset(self):
         """Live, public, reachable pages of the requested site; built once per request."""

@@ -1,14 +1,19 @@
 """The `papers` API endpoint: shared paper metadata, the same for both languages."""
 
+from wagtail.api.v2.filters import OrderingFilter
 from wagtail.api.v2.views import BaseAPIViewSet
+
+from cms.api_http import CacheControlMixin
+from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
 
 from .models import Paper
 from .serializers import PAPER_PREFETCH
 
 
-class PapersAPIViewSet(BaseAPIViewSet):
+class PapersAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, BaseAPIViewSet):
     model = Paper
     name = "papers"
+    filter_backends = [StrictFieldsFilter, OrderingFilter]
     body_fields = [*BaseAPIViewSet.body_fields, "title", "venue", "year", "track", "doi"]
     listing_default_fields = [
         *BaseAPIViewSet.listing_default_fields,

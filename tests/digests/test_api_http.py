@@ -1,0 +1,71 @@
+"""HTTP behaviour of the API: ETag and 304, Cache-Control, CORS for configured origins."""
+
+import pytest
+from django.test import override_settings
+
+from .conftest import DIGEST_TYPE, PAGES_URL, digest
+
+pytestmark = pytest.mark.django_db
+
+FRONT_END = "https://digests.example.org"
+
+
+@pytest.mark.parametrize(
+    "path", [PAGES_URL, "/api/v2/papers/", "/api/v2/images/", "/api/v2/schema/"]
+)
+def test_responses_carry_an_etag_and_honour_if_none_match(client, path):
+    first = client.get(path)
+    etag = first["ETag"]
+    assert etag.startswith('"')
+    again = client.get(path, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    assert again.content == b""
+    assert again["ETag"] == etag
+    assert client.get(path, HTTP_IF_NONE_MATCH='"stale"').status_code == 200
+
+
+def test_etag_changes_when_the_content_does(client):
+    page = digest("Odin")
+    url = f"{PAGES_URL}{page.pk}/"
+    etag = client.get(url)["ETag"]
+    page.summary = "A new summary."
+    page.save_revision().publish()
+    response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200
+    assert response["ETag"] != etag
+    assert response.json()["summary"] == "A new summary."
+
+
+def test_cache_control_is_configurable(client):
+    assert client.get(PAGES_URL)["Cache-Control"] == "public, max-age=60"
+    with override_settings(API_CACHE_CONTROL="public, max-age=300, stale-while-revalidate=60"):
+        detail = client.get(f"{PAGES_URL}{digest('Odin').pk}/")
+        assert detail["Cache-Control"] == "public, max-age=300, stale-while-revalidate=60"
+    assert "Cache-Control" not in client.get(PAGES_URL, {"limit": "x"})
+
+
+@override_settings(CORS_ALLOWED_ORIGINS=[FRONT_END])
+def test_cors_allows_configured_front_ends_only(client):
+    allowed = client.get(PAGES_URL, {"type": DIGEST_TYPE}, HTTP_ORIGIN=FRONT_END)
+    assert allowed["Access-Control-Allow-Origin"] == FRONT_END
+    other = client.get(PAGES_URL, HTTP_ORIGIN="https://elsewhere.example")
+    assert "Access-Control-Allow-Origin" not in other
+    preflight = client.options(
+        PAGES_URL, HTTP_ORIGIN=FRONT_END, HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET"
+    )
+    assert preflight.status_code == 200
+    assert preflight["Access-Control-Allow-Origin"] == FRONT_END
+    assert "GET" in preflight["Access-Control-Allow-Methods"]
+    assert "POST" not in preflight["Access-Control-Allow-Methods"]
+    admin = client.get("/admin/login/", HTTP_ORIGIN=FRONT_END)
+    assert "Access-Control-Allow-Origin" not in admin
+
+
+def test_cors_is_off_without_configured_origins(client):
+    response = client.get(PAGES_URL, HTTP_ORIGIN=FRONT_END)
+    assert "Access-Control-Allow-Origin" not in response
+
+
+def test_an_id_past_the_column_range_is_a_404(client):
+    assert client.get(f"{PAGES_URL}99999999999999999999/").status_code == 404
+    assert client.get("/api/v2/papers/99999999999999999999/").status_code == 404

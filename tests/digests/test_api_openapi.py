@@ -1,0 +1,132 @@
+"""The shipped OpenAPI description is valid, served, complete, and true of real responses."""
+
+import pytest
+import yaml
+from openapi_core import OpenAPI
+from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
+from openapi_spec_validator import validate
+
+from cms.api_schema.views import SCHEMA_PATH
+from cms.digests.api import PagesAPIViewSet
+from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
+from cms.papers.api import PapersAPIViewSet
+from cms.papers.models import Paper, PaperAuthor, PaperLink
+
+from .conftest import DIGEST_TYPE, PAGES_URL, TOPIC_TYPE, digest, topic_of
+
+pytestmark = pytest.mark.django_db
+
+SCHEMA = yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8"))
+SCHEMAS = SCHEMA["components"]["schemas"]
+
+
+@pytest.fixture(scope="module")
+def openapi():
+    return OpenAPI.from_dict(SCHEMA)
+
+
+@pytest.fixture
+def conforms(client, openapi):
+    """GET a URL and check the request and the response against the description."""
+
+    def get(path: str, expected_status: int = 200, **params):
+        response = client.get(path, params)
+        assert response.status_code == expected_status, response.content
+        request = DjangoOpenAPIRequest(response.wsgi_request)
+        if expected_status < 400:  # bad requests are sent on purpose
+            openapi.validate_request(request)
+        openapi.validate_response(request, DjangoOpenAPIResponse(response))
+        return response
+
+    return get
+
+
+def test_description_is_valid_openapi():
+    validate(SCHEMA)
+    assert SCHEMA["openapi"].startswith("3.")
+
+
+def test_description_is_served_as_shipped(client):
+    response = client.get("/api/v2/schema/")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/yaml")
+    assert response.content.decode() == SCHEMA_PATH.read_text(encoding="utf-8")
+    assert client.get("/api/v2/schema/", {"format": "json"}).json() == SCHEMA
+    assert client.get("/api/v2/schema/", {"format": "xml"}).status_code == 400
+
+
+@pytest.mark.parametrize("model", [DigestIndexPage, TopicPage, DigestPage])
+def test_every_page_field_is_described(model):
+    described = set(SCHEMAS["Page"]["properties"]) | set(SCHEMAS["PageMeta"]["properties"])
+    assert set(PagesAPIViewSet.get_available_fields(model)) <= described
+
+
+def test_every_paper_field_is_described():
+    assert set(PapersAPIViewSet.get_available_fields(Paper)) - {"type", "detail_url"} <= set(
+        SCHEMAS["PaperItem"]["properties"]
+    )
+
+
+@pytest.fixture
+def rich_odin():
+    page = digest("Odin")
+    page.body = [("heading", {"text": "Why", "level": "h2"}), ("paragraph", "<p>Incast.</p>")]
+    page.save_revision().publish()
+    paper = page.paper
+    paper.doi, paper.abstract = "10.1145/1.2", "An abstract."
+    paper.save()
+    PaperAuthor.objects.create(paper=paper, name="Ada Lovelace", orcid="0000-0002-1825-0097")
+    PaperLink.objects.create(paper=paper, label="PDF", url="https://example.org/odin.pdf")
+    return page
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"fields": "*"},
+        {"type": DIGEST_TYPE, "fields": "*", "limit": 100},
+        {"type": TOPIC_TYPE, "fields": "*"},
+        {"type": "digests.DigestIndexPage", "fields": "*"},
+        {"type": DIGEST_TYPE, "search": "nvlink", "fields": "paper(title,authors),topic"},
+        {"type": DIGEST_TYPE, "fields": "_,title,short_name", "order": "-first_published_at"},
+    ],
+)
+def test_page_listings_conform(conforms, rich_odin, params, language):
+    conforms(PAGES_URL, locale=language, **params)
+
+
+def test_page_details_conform_for_every_type(conforms, rich_odin):
+    topic = topic_of(rich_odin)
+    pages = [rich_odin, topic, topic.get_parent()]
+    for page in pages:
+        for translated in page.get_translations(inclusive=True):
+            body = conforms(f"{PAGES_URL}{translated.pk}/").json()
+            assert body["meta"]["type"] == f"digests.{type(page.specific).__name__}"
+
+
+def test_find_and_errors_conform(conforms, rich_odin):
+    assert conforms(f"{PAGES_URL}find/", 302, id=rich_odin.pk)["Location"].endswith(
+        f"/api/v2/pages/{rich_odin.pk}/?"
+    )
+    conforms(f"{PAGES_URL}find/", 404, id=999999)
+    conforms(f"{PAGES_URL}999999/", 404)
+    conforms(PAGES_URL, 400, limit=101)
+    conforms(PAGES_URL, 400, type="digests.Nope")
+    conforms(PAGES_URL, 400, order="nope")
+
+
+def test_papers_conform(conforms, rich_odin):
+    conforms("/api/v2/papers/")
+    conforms("/api/v2/papers/", fields="*", limit=100, order="-year,title", venue="SIGCOMM")
+    detail = conforms(f"/api/v2/papers/{rich_odin.paper_id}/").json()
+    assert detail["authors"][0]["orcid"] == "0000-0002-1825-0097"
+    conforms("/api/v2/papers/find/", 302, id=rich_odin.paper_id)
+    conforms("/api/v2/papers/", 400, year="abc")
+
+
+def test_media_listings_conform(conforms):
+    conforms("/api/v2/images/")
+    conforms("/api/v2/documents/")
+    conforms("/api/v2/images/", 400, limit=1000)
