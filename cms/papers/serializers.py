@@ -36,6 +36,7 @@ def paper_as_dict(paper: Paper) -> dict[str, Any]:
         "ids": paper.ids,
         "links": [{"label": link.label, "url": link.url} for link in paper.links.all()],
         "abstract": paper.abstract or None,
+        "provenance": paper.provenance or {},
     }
 
 

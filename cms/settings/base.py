@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "cms.apicache",
     "cms.reader",
     "cms.ops",
+    "sync",
     "wagtail_localize",
     "wagtail_localize.locales",
     "wagtail.api.v2",
@@ -262,3 +263,50 @@ API_CACHE_PURGE_LIST_QUERIES = [
     "type=digests.DigestPage&fields=*&locale={locale}",
     "type=digests.TopicPage&fields=*&locale={locale}",
 ]
+
+# Sync worker (sync/): bibliographic sources, politeness and schedule; see README "Sync worker".
+SYNC_CONTACT_EMAIL = os.environ.get("SYNC_CONTACT_EMAIL", "")
+SYNC_SOURCES = {
+    "dblp": {
+        "CLASS": "sync.sources.dblp.DblpSource",
+        "OPTIONS": {"base_url": os.environ.get("DBLP_API_URL", "https://dblp.org")},
+    },
+    "crossref": {
+        "CLASS": "sync.sources.crossref.CrossrefSource",
+        "OPTIONS": {"base_url": os.environ.get("CROSSREF_API_URL", "https://api.crossref.org")},
+    },
+    "openalex": {
+        "CLASS": "sync.sources.openalex.OpenAlexSource",
+        "OPTIONS": {
+            "base_url": os.environ.get("OPENALEX_API_URL", "https://api.openalex.org"),
+            "api_key": os.environ.get("OPENALEX_API_KEY", ""),
+        },
+    },
+    "semanticscholar": {
+        "CLASS": "sync.sources.semanticscholar.SemanticScholarSource",
+        "OPTIONS": {
+            "base_url": os.environ.get(
+                "SEMANTIC_SCHOLAR_API_URL", "https://api.semanticscholar.org"
+            ),
+            "api_key": os.environ.get("SEMANTIC_SCHOLAR_API_KEY", ""),
+        },
+    },
+}
+# Requests per source, shared by every worker process (Redis-backed when REDIS_URL is set).
+SYNC_RATE_LIMITS = os.environ.get(
+    "SYNC_RATE_LIMITS", "crossref=5/s,openalex=10/s,dblp=1/s,semanticscholar=1/s"
+)
+SYNC_ALL_CRONTAB = os.environ.get("SYNC_ALL_CRONTAB", "17 3 * * *")  # daily, 03:17 UTC
+
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = REDIS_URL or None
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL  # no broker: the same tasks run in-process
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("SYNC_QUEUE", "sync")
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("SYNC_VISIBILITY_TIMEOUT", "3600"))
+}
+CELERY_RESULT_EXPIRES = 24 * 3600

@@ -16,3 +16,17 @@ WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
 
 # API throttling is exercised by tests/ops/test_throttling.py with its own rate; off elsewhere.
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None}}  # noqa: F405
+
+
+# Sync worker: tests reach no network (each points the sources at a local server) and must not
+# wait long; the politeness settings themselves are exercised by tests/sync/test_faults.py.
+SYNC_CONTACT_EMAIL = "sync-tests@example.org"
+SYNC_RATE_LIMITS = "crossref=100/s,openalex=100/s,dblp=100/s,semanticscholar=100/s"
+SYNC_TIMEOUT = (1.0, 1.0)
+SYNC_RETRIES = 3
+SYNC_BACKOFF_FACTOR = 0.05
+SYNC_RETRY_AFTER_MAX = 5
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not memory, so that a Celery worker subprocess can share the test database.
+    VAR_DIR.mkdir(parents=True, exist_ok=True)  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405

@@ -1,0 +1,67 @@
+"""Sync settings with their defaults, read in one place so modules never repeat them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+# Which source wins for each field, first first. DBLP curates titles and author order by hand;
+# OpenAlex links authors to institutions; Crossref carries publisher-deposited ORCIDs/abstracts.
+DEFAULT_PRECEDENCE: dict[str, list[str]] = {
+    "title": ["dblp", "crossref", "openalex", "semanticscholar"],
+    "authors": ["dblp", "crossref", "openalex", "semanticscholar"],
+    "affiliations": ["openalex", "crossref"],
+    "orcid": ["crossref", "openalex"],
+    "abstract": ["crossref", "semanticscholar", "openalex"],
+    "links": ["crossref", "dblp", "openalex", "semanticscholar"],
+    "doi": ["crossref", "dblp", "openalex", "semanticscholar"],
+    "dblp_key": ["dblp", "semanticscholar"],
+    "openalex_id": ["openalex"],
+    "semantic_scholar_id": ["semanticscholar"],
+    "arxiv_id": ["semanticscholar", "openalex", "dblp"],
+}
+
+DEFAULTS = {
+    "SYNC_FIELD_PRECEDENCE": DEFAULT_PRECEDENCE,
+    "SYNC_TIMEOUT": (5.0, 20.0),  # connect, read (seconds) for every request
+    "SYNC_RETRIES": 4,  # per request, on 429/5xx/timeouts, with exponential backoff + jitter
+    "SYNC_BACKOFF_FACTOR": 0.5,
+    "SYNC_RETRY_AFTER_MAX": 120,  # a longer Retry-After makes the paper "retry later" instead
+    "SYNC_BREAKER_FAIL_MAX": 5,
+    "SYNC_BREAKER_RESET_TIMEOUT": 300,
+    "SYNC_BATCH_SIZE": 50,  # papers per sync task; sources batch within it
+    "SYNC_TASK_SOFT_TIME_LIMIT": 600,  # both below the broker's visibility timeout
+    "SYNC_TASK_TIME_LIMIT": 660,
+    "SYNC_RETRY_BASE_DELAY": 15 * 60,  # not_before after the first failure, doubling
+    "SYNC_STALE_RUN_AFTER": 2 * 3600,  # a running run without heartbeat this long is dead
+    "SYNC_DBLP_STREAMS": {
+        "SIGCOMM": "conf/sigcomm/sigcomm{year}",
+        "NSDI": "conf/nsdi/nsdi{year}",
+        "ISCA": "conf/isca/isca{year}",
+        "EuroSys": "conf/eurosys/eurosys{year}",
+    },
+    "SYNC_VENUES_WITHOUT_DOIS": ["NSDI"],  # USENIX does not register DOIs with Crossref
+}
+
+
+def sync_setting(name: str):
+    return getattr(settings, name, DEFAULTS[name])
+
+
+def precedence(field: str) -> list[str]:
+    table = {**DEFAULT_PRECEDENCE, **sync_setting("SYNC_FIELD_PRECEDENCE")}
+    return table[field]
+
+
+def rate_limits() -> dict[str, str]:
+    """`SYNC_RATE_LIMITS` ("crossref=5/s,dblp=1/s") as {source: "5/second"} for `limits`."""
+    units = {"s": "second", "m": "minute", "h": "hour", "d": "day"}
+    result: dict[str, str] = {}
+    for part in settings.SYNC_RATE_LIMITS.split(","):
+        if not part.strip():
+            continue
+        name, _, value = part.partition("=")
+        amount, _, unit = value.strip().partition("/")
+        if not name.strip() or not amount.strip().isdigit() or not unit:
+            raise ValueError(f"SYNC_RATE_LIMITS: cannot read {part.strip()!r}, want name=N/s")
+        result[name.strip()] = f"{amount.strip()}/{units.get(unit.strip(), unit.strip())}"
+    return result

@@ -1,0 +1,133 @@
+"""`manage.py sync_papers`: sync papers in-process (or enqueue them) and print a summary."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+from tqdm import tqdm
+
+from cms.digests.models import DigestPage
+from sync import services, tasks
+from sync.conf import sync_setting
+from sync.models import SyncRun
+from sync.services import BatchOutcome
+from sync.sources import get_sources
+
+
+class Command(BaseCommand):
+    help = _("Sync paper metadata from the bibliographic sources.")
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--paper",
+            action="append",
+            default=[],
+            metavar="SHORT_NAME",
+            help=_("Only the paper of this digest (repeatable)."),
+        )
+        parser.add_argument(
+            "--source",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help=_("Only this source (repeatable)."),
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help=_("Fetch and compare, but write nothing.")
+        )
+        parser.add_argument(
+            "--enqueue", action="store_true", help=_("Hand the work to the Celery worker instead.")
+        )
+
+    def handle(self, *args, paper, source, dry_run, enqueue, **options):
+        try:
+            get_sources(source or None)
+        except ValueError as error:
+            raise CommandError(str(error)) from error
+        paper_ids = self._paper_ids(paper)
+        if enqueue:
+            if dry_run or source:
+                raise CommandError(_("--enqueue syncs for real, with every source."))
+            if paper:
+                for paper_id in paper_ids:
+                    tasks.sync_paper.delay(paper_id, trigger="command")
+                self.stdout.write(_("Queued %(n)d papers.") % {"n": len(paper_ids)})
+            else:
+                self.stdout.write(str(tasks.sync_all.delay(trigger="command").id))
+            return
+        run = None
+        if not dry_run:
+            kind = SyncRun.Kind.PAPERS if paper else SyncRun.Kind.ALL
+            run = services.run_start(
+                kind=kind, trigger="command", paper_ids=paper_ids, source_names=source or None
+            )
+            if run is None:
+                raise CommandError(_("Another sync of all papers is running."))
+        total = BatchOutcome()
+        size = sync_setting("SYNC_BATCH_SIZE")
+        with tqdm(
+            total=len(paper_ids),
+            unit=_("paper"),
+            disable=options["verbosity"] == 0,
+            file=self.stderr._out,
+        ) as bar:
+            for start in range(0, len(paper_ids), size):
+                outcome = services.sync_batch(
+                    paper_ids=paper_ids[start : start + size],
+                    run=run,
+                    source_names=source or None,
+                    dry_run=dry_run,
+                    progress=bar.update,
+                )
+                if run is not None:
+                    services.run_record(run, outcome)
+                self._add(total, outcome)
+        if run is not None:
+            services.run_finish_if_done(run)
+        self._summary(total, len(paper_ids), dry_run, verbose=options["verbosity"] > 1)
+
+    def _paper_ids(self, short_names: list[str]) -> list[int]:
+        if not short_names:
+            return services.paper_ids_for_sync_all()
+        found = dict(
+            DigestPage.objects.filter(
+                locale__language_code="en", short_name__in=short_names
+            ).values_list("short_name", "paper_id")
+        )
+        missing = [name for name in short_names if not found.get(name)]
+        if missing:
+            raise CommandError(
+                _("No digest with a paper for: %(names)s") % {"names": ", ".join(missing)}
+            )
+        return list(dict.fromkeys(found[name] for name in short_names))
+
+    @staticmethod
+    def _add(total: BatchOutcome, outcome: BatchOutcome) -> None:
+        total.matched += outcome.matched
+        total.changed += outcome.changed
+        total.fields += outcome.fields
+        total.requests.update(outcome.requests)
+        total.errors += outcome.errors
+        total.plans.update(outcome.plans)
+
+    def _summary(self, total: BatchOutcome, papers: int, dry_run: bool, verbose: bool) -> None:
+        rows = [
+            (_("papers"), papers),
+            (_("papers matched"), total.matched),
+            (_("papers changed") + (_(" (dry run)") if dry_run else ""), total.changed),
+            (_("fields changed"), total.fields),
+            *(
+                (_("requests to %(source)s") % {"source": name}, count)
+                for name, count in sorted(total.requests.items())
+            ),
+            (_("errors"), len(total.errors)),
+        ]
+        width = max(len(label) for label, _value in rows)
+        for label, value in rows:
+            self.stdout.write(f"{label:<{width}}  {value:>6}")
+        if verbose or dry_run:
+            for paper_id, changes in total.plans.items():
+                for change in changes:
+                    self.stdout.write(f"  paper {paper_id}: {change.field} <- {change.source}")
+        for error in total.errors[:20]:
+            self.stderr.write(f"  paper {error['paper']}, {error['source']}: {error['message']}")

@@ -1,0 +1,84 @@
+"""Finding a paper among a source's records when there is no DOI to go by.
+
+A record is taken for the paper only if its normalised title is near-identical, its year is
+within one of the paper's, and (when both sides know one) the first authors agree. Preprints and
+"extended versions" share the title by design, so they are never taken for the paper.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from rapidfuzz import fuzz
+
+from .sources.base import PaperQuery, PaperRecord
+from .text import clean_person_name, clean_title
+
+TITLE_THRESHOLD = 93.0
+AUTHOR_THRESHOLD = 85.0
+_VARIANT = re.compile(
+    r"\b(extended (version|abstract)|full version|technical report|poster|demo)\b"
+)
+_NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def normalize_title(title: str) -> str:
+    """Compare titles, not their typography: markup, entities, case, accents, punctuation."""
+    text = clean_title(title)
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return _NOT_WORD.sub(" ", text.casefold()).strip()
+
+
+def _family(name: str) -> str:
+    parts = normalize_title(clean_person_name(name)).split()
+    return parts[-1] if parts else ""
+
+
+def title_score(a: str, b: str) -> float:
+    return fuzz.ratio(normalize_title(a), normalize_title(b))
+
+
+def is_variant_of(query: PaperQuery, record: PaperRecord) -> bool:
+    """A preprint, or a version the paper's own title does not call itself."""
+    if record.is_preprint:
+        return True
+    record_variant = _VARIANT.search(normalize_title(record.title))
+    return bool(record_variant) and not _VARIANT.search(normalize_title(query.title))
+
+
+def match_score(query: PaperQuery, record: PaperRecord) -> float | None:
+    """How well `record` fits `query` (0-100), or None when it must not be taken for it."""
+    if is_variant_of(query, record):
+        return None
+    if record.year is not None and abs(record.year - query.year) > 1:
+        return None
+    score = title_score(query.title, record.title)
+    if score < TITLE_THRESHOLD:
+        return None
+    if (
+        query.first_author
+        and record.authors
+        and (
+            fuzz.ratio(_family(query.first_author), _family(record.authors[0].name))
+            < AUTHOR_THRESHOLD
+        )
+    ):
+        return None
+    return score
+
+
+def best_match(query: PaperQuery, records: Iterable[PaperRecord]) -> PaperRecord | None:
+    """The best-fitting record, preferring an exact DOI; None when nothing fits well enough."""
+    candidates = list(records)
+    if query.doi:
+        for record in candidates:
+            if record.doi and record.doi == query.doi and not record.is_preprint:
+                return record
+    scored = [(match_score(query, record), record) for record in candidates]
+    scored = [(score, record) for score, record in scored if score is not None]
+    if not scored:
+        return None
+    return max(scored, key=lambda pair: pair[0])[1]

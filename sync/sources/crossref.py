@@ -1,0 +1,136 @@
+"""Crossref: publisher-deposited metadata - ORCIDs, affiliations, JATS abstracts.
+
+API: https://api.crossref.org/swagger-ui/index.html (`/works`, `filter=doi:A,doi:B` - repeated
+filters of one name are ORed - and `query.bibliographic`), polite pool via `mailto`. Quirks
+handled: `title` is a list; dates are `date-parts` that may be `[[null]]`; abstracts are JATS XML;
+ORCIDs are URLs; preprints are type `posted-content`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+from ..conf import sync_setting
+from ..matching import best_match
+from ..text import (
+    bare_doi,
+    bare_orcid,
+    clean_abstract,
+    clean_person_name,
+    clean_text,
+    clean_title,
+)
+from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, chunks
+
+WORKS_PATH = "/works"
+DOI_BATCH = 20  # DOIs per filter request: keeps the URL short and the answer under one page
+SELECT = "DOI,title,author,abstract,issued,published,type,subtype,URL,container-title"
+
+
+class CrossrefSource(Source):
+    label = "Crossref"
+
+    def _params(self, **params: Any) -> dict[str, Any]:
+        if settings.SYNC_CONTACT_EMAIL:
+            params["mailto"] = settings.SYNC_CONTACT_EMAIL
+        return params
+
+    def fetch(self, queries: list[PaperQuery]) -> FetchResult:
+        result = FetchResult()
+        with_doi = [q for q in queries if q.doi]
+        for batch in chunks(with_doi, DOI_BATCH):
+            filters = ",".join(f"doi:{q.doi}" for q in batch)
+            self._collect(
+                result, batch, params=self._params(filter=filters, rows=len(batch), select=SELECT)
+            )
+        skip_venues = set(sync_setting("SYNC_VENUES_WITHOUT_DOIS"))
+        for query in queries:
+            # A title search costs a request per paper: only for papers DBLP has placed in
+            # proceedings that register DOIs, yet without a DOI.
+            if query.doi or query.venue in skip_venues or not query.ids.get("dblp_key"):
+                continue
+            params = self._params(
+                **{
+                    "query.bibliographic": query.title,
+                    "filter": f"from-pub-date:{query.year - 1},until-pub-date:{query.year + 1}",
+                    "rows": 5,
+                    "select": SELECT,
+                }
+            )
+            self._collect(result, [query], params=params)
+        return result
+
+    def _collect(self, result: FetchResult, batch: list[PaperQuery], *, params: dict) -> None:
+        try:
+            data = self.get_json(WORKS_PATH, params=params)
+            items = data["message"]["items"]
+            if not isinstance(items, list):
+                raise TypeError("items is not a list")
+        except SourceError as error:
+            for query in batch:
+                result.errors[query.paper_id] = str(error)
+                if error.retry_later:
+                    result.retry_later.add(query.paper_id)
+            return
+        except (KeyError, TypeError) as error:
+            for query in batch:
+                result.errors[query.paper_id] = f"crossref: unexpected response shape ({error})"
+            return
+        records = [record for item in items if (record := self.parse_work(item)) is not None]
+        for query in batch:
+            record = best_match(query, records)
+            if record is not None:
+                result.records[query.paper_id] = record
+
+    def parse_work(self, work: dict[str, Any]) -> PaperRecord | None:
+        if not isinstance(work, dict):
+            return None
+        titles = work.get("title") or []
+        title = clean_title(titles[0] if isinstance(titles, list) and titles else titles)
+        if not title:
+            return None
+        authors = []
+        for author in work.get("author") or []:
+            given = clean_text(author.get("given"))
+            family = clean_text(author.get("family"))
+            name = clean_person_name(
+                " ".join(p for p in (given, family) if p) or author.get("name")
+            )
+            affiliations = tuple(
+                clean_text(aff.get("name"))
+                for aff in author.get("affiliation") or []
+                if isinstance(aff, dict) and aff.get("name")
+            )
+            authors.append(
+                AuthorRecord(
+                    name=name,
+                    given=given,
+                    family=family,
+                    orcid=bare_orcid(author.get("ORCID")),
+                    affiliations=affiliations,
+                )
+            )
+        doi = bare_doi(work.get("DOI"))
+        return PaperRecord(
+            source=self.name,
+            title=title,
+            raw_title=str(titles[0] if isinstance(titles, list) and titles else titles),
+            year=self._year(work),
+            authors=authors,
+            doi=doi,
+            abstract=clean_abstract(work.get("abstract")),
+            links=[("DOI", f"https://doi.org/{doi}")] if doi else [],
+            venue=clean_text(" ".join(work.get("container-title") or [])),
+            is_preprint=work.get("type") == "posted-content" or work.get("subtype") == "preprint",
+        )
+
+    @staticmethod
+    def _year(work: dict[str, Any]) -> int | None:
+        for key in ("issued", "published", "published-print", "published-online"):
+            parts = (work.get(key) or {}).get("date-parts") or [[None]]
+            first = parts[0] if parts and isinstance(parts[0], list) else [None]
+            if first and isinstance(first[0], int):
+                return first[0]
+        return None

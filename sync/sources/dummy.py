@@ -1,0 +1,40 @@
+"""An in-memory source for tests and demos: records are registered, no HTTP at all."""
+
+from __future__ import annotations
+
+from ..matching import best_match
+from .base import FetchResult, PaperQuery, PaperRecord, Source, SourceError
+
+_RECORDS: dict[str, list[PaperRecord]] = {}
+_FAILURES: dict[str, str] = {}
+
+
+def register(source: str, *records: PaperRecord) -> None:
+    _RECORDS.setdefault(source, []).extend(records)
+
+
+def fail(source: str, message: str) -> None:
+    """Make every fetch from `source` fail with `message` (a source that is down)."""
+    _FAILURES[source] = message
+
+
+def clear() -> None:
+    _RECORDS.clear()
+    _FAILURES.clear()
+
+
+class DummySource(Source):
+    label = "Dummy"
+
+    def fetch(self, queries: list[PaperQuery]) -> FetchResult:
+        result = FetchResult()
+        self.requests_made += 1
+        if self.name in _FAILURES:
+            error = SourceError(_FAILURES[self.name])
+            result.errors = {query.paper_id: str(error) for query in queries}
+            return result
+        for query in queries:
+            record = best_match(query, _RECORDS.get(self.name, []))
+            if record is not None:
+                result.records[query.paper_id] = record
+        return result

@@ -1,0 +1,145 @@
+"""OpenAlex: authors linked to institutions, arXiv ids, open-access links.
+
+API: https://docs.openalex.org/api-entities/works (`/works?filter=doi:A|B` ORs up to 50 values;
+`search=` for titles), `api_key`/`mailto` parameters. Quirks handled: abstracts come only as an
+`abstract_inverted_index` (word -> positions); ids and DOIs are URLs; preprints are type
+`preprint`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+from ..matching import best_match
+from ..text import bare_doi, bare_orcid, clean_person_name, clean_text, clean_title
+from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, chunks
+
+WORKS_PATH = "/works"
+DOI_BATCH = 50  # OpenAlex's limit for OR-ed filter values
+SELECT = (
+    "id,doi,title,display_name,publication_year,type,authorships,abstract_inverted_index,"
+    "ids,primary_location,locations"
+)
+
+
+def abstract_from_inverted_index(index: dict[str, list[int]] | None) -> str:
+    """Rebuild the abstract text from OpenAlex's {word: [positions]} form."""
+    if not isinstance(index, dict):
+        return ""
+    positions: dict[int, str] = {}
+    for word, places in index.items():
+        for place in places if isinstance(places, list) else []:
+            if isinstance(place, int):
+                positions[place] = word
+    return " ".join(positions[i] for i in sorted(positions))
+
+
+class OpenAlexSource(Source):
+    label = "OpenAlex"
+
+    def _params(self, **params: Any) -> dict[str, Any]:
+        if self.options.get("api_key"):
+            params["api_key"] = self.options["api_key"]
+        if settings.SYNC_CONTACT_EMAIL:
+            params["mailto"] = settings.SYNC_CONTACT_EMAIL
+        return params
+
+    def fetch(self, queries: list[PaperQuery]) -> FetchResult:
+        result = FetchResult()
+        with_doi = [q for q in queries if q.doi]
+        for batch in chunks(with_doi, DOI_BATCH):
+            params = self._params(
+                filter="doi:" + "|".join(q.doi for q in batch),
+                **{"per-page": len(batch)},
+                select=SELECT,
+            )
+            self._collect(result, batch, params)
+        for query in queries:
+            # A title search costs a request per paper: only for papers DBLP has placed (so
+            # they are published) that have no DOI, as USENIX papers.
+            if query.doi or not query.ids.get("dblp_key"):
+                continue
+            params = self._params(
+                search=query.title,
+                filter=f"publication_year:{query.year - 1}-{query.year + 1}",
+                **{"per-page": 5},
+                select=SELECT,
+            )
+            self._collect(result, [query], params)
+        return result
+
+    def _collect(self, result: FetchResult, batch: list[PaperQuery], params: dict) -> None:
+        try:
+            data = self.get_json(WORKS_PATH, params=params)
+            works = data["results"]
+            if not isinstance(works, list):
+                raise TypeError("results is not a list")
+        except SourceError as error:
+            for query in batch:
+                result.errors[query.paper_id] = str(error)
+                if error.retry_later:
+                    result.retry_later.add(query.paper_id)
+            return
+        except (KeyError, TypeError) as error:
+            for query in batch:
+                result.errors[query.paper_id] = f"openalex: unexpected response shape ({error})"
+            return
+        records = [record for work in works if (record := self.parse_work(work)) is not None]
+        for query in batch:
+            record = best_match(query, records)
+            if record is not None:
+                result.records[query.paper_id] = record
+
+    def parse_work(self, work: dict[str, Any]) -> PaperRecord | None:
+        if not isinstance(work, dict):
+            return None
+        title = clean_title(work.get("title") or work.get("display_name"))
+        if not title:
+            return None
+        authors = []
+        for authorship in work.get("authorships") or []:
+            author = authorship.get("author") or {}
+            institutions = tuple(
+                clean_text(inst.get("display_name"))
+                for inst in authorship.get("institutions") or []
+                if isinstance(inst, dict) and inst.get("display_name")
+            ) or tuple(clean_text(raw) for raw in authorship.get("raw_affiliation_strings") or [])
+            authors.append(
+                AuthorRecord(
+                    name=clean_person_name(
+                        author.get("display_name") or authorship.get("raw_author_name")
+                    ),
+                    orcid=bare_orcid(author.get("orcid")),
+                    affiliations=institutions,
+                )
+            )
+        ids: dict[str, str] = {}
+        openalex_url = (work.get("ids") or {}).get("openalex") or work.get("id") or ""
+        if openalex_url:
+            ids["openalex_id"] = openalex_url.rsplit("/", 1)[-1]
+        links = []
+        location = work.get("primary_location") or {}
+        if location.get("landing_page_url"):
+            links.append(("Publisher", location["landing_page_url"]))
+        if location.get("pdf_url"):
+            links.append(("PDF", location["pdf_url"]))
+        for other in work.get("locations") or []:
+            url = (other or {}).get("landing_page_url") or ""
+            if "arxiv.org/abs/" in url:
+                ids.setdefault("arxiv_id", url.rsplit("/abs/", 1)[-1])
+        return PaperRecord(
+            source=self.name,
+            title=title,
+            raw_title=str(work.get("title") or work.get("display_name")),
+            year=work.get("publication_year")
+            if isinstance(work.get("publication_year"), int)
+            else None,
+            authors=authors,
+            doi=bare_doi(work.get("doi")),
+            ids=ids,
+            abstract=clean_text(abstract_from_inverted_index(work.get("abstract_inverted_index"))),
+            links=links,
+            is_preprint=work.get("type") == "preprint",
+        )

@@ -1,0 +1,93 @@
+"""Plain text from what sources send: HTML/JATS/MathML markup, entities, bits of LaTeX."""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+from django.utils.html import strip_tags
+
+_DANGEROUS = re.compile(r"<\s*(script|style|iframe|object|embed)\b|javascript:", re.IGNORECASE)
+_DANGEROUS_BLOCKS = re.compile(
+    r"<\s*(script|style)\b[^>]*>.*?<\s*/\s*\1\s*>", re.IGNORECASE | re.DOTALL
+)
+# LaTeX in titles is rare and simple ("$\mu$s", "\emph{x}", "{GPU}s"); a full LaTeX parser would
+# also eat "%" and "&" that are plain text here, so only these forms are undone.
+_LATEX_COMMAND = re.compile(
+    r"\\(?:emph|textit|textbf|texttt|textsc|mathrm|mathit|text)\{([^{}]*)\}"
+)
+_LATEX_ESCAPES = {r"\&": "&", r"\%": "%", r"\_": "_", r"\#": "#", r"\$": "$", "~": " "}
+_BLOCK_TAG = re.compile(r"<\s*/?\s*(?:jats:)?(?:p|div|br|li|sec|title|h\d)\b[^>]*>", re.IGNORECASE)
+_JATS_HEADING = re.compile(r"<\s*jats:title\b[^>]*>.*?<\s*/\s*jats:title\s*>", re.I | re.DOTALL)
+_GREEK = re.compile(r"\\([a-zA-Z]+)")
+_HOMONYM_SUFFIX = re.compile(r"\s+\d{4}$")
+_SPACE = re.compile(r"\s+")
+
+
+def _greek_letter(match: re.Match) -> str:
+    """\\mu -> μ, \\Delta -> Δ; any other command keeps its name."""
+    name = match.group(1)
+    case = "CAPITAL" if name[0].isupper() else "SMALL"
+    try:
+        return unicodedata.lookup(f"GREEK {case} LETTER {name.upper()}")
+    except KeyError:
+        return name
+
+
+def has_dangerous_markup(value: str) -> bool:
+    """Script-like markup in metadata means the record is broken or hostile: reject it."""
+    return bool(_DANGEROUS.search(html.unescape(value or "")))
+
+
+def clean_text(value: str | None) -> str:
+    """Plain text: no tags, entities decoded (even when double-encoded), spaces collapsed."""
+    if not value:
+        return ""
+    text = str(value)
+    for _ in range(2):  # sources sometimes encode twice ("&amp;amp;")
+        text = _DANGEROUS_BLOCKS.sub(" ", text)
+        text = _BLOCK_TAG.sub(" ", text)
+        text = strip_tags(text)
+        text = html.unescape(text)
+    if "\\" in text or "$" in text:
+        text = _LATEX_COMMAND.sub(r"\1", text)
+        for escaped, plain in _LATEX_ESCAPES.items():
+            text = text.replace(escaped, plain)
+        text = _GREEK.sub(_greek_letter, text)
+        text = re.sub(r"\$([^$]*)\$", r"\1", text)
+    if "{" in text:
+        text = re.sub(r"\{([^{}]*)\}", r"\1", text)
+    text = unicodedata.normalize("NFC", text)
+    return _SPACE.sub(" ", text).strip()
+
+
+def clean_abstract(value: str | None) -> str:
+    """An abstract as plain text, without JATS section headings ("Abstract")."""
+    return clean_text(_JATS_HEADING.sub(" ", value or ""))
+
+
+def clean_title(value: str | None) -> str:
+    """A title as printed: DBLP's trailing period dropped (it ends every DBLP title)."""
+    text = clean_text(value)
+    if text.endswith(".") and not text.endswith(".."):
+        text = text[:-1].rstrip()
+    return text
+
+
+def clean_person_name(value: str | None) -> str:
+    """A display name without DBLP's homonym number ("Wei Wang 0001" -> "Wei Wang")."""
+    return _HOMONYM_SUFFIX.sub("", clean_text(value))
+
+
+def bare_orcid(value: str | None) -> str:
+    """ "https://orcid.org/0000-0002-1825-0097" -> "0000-0002-1825-0097"; junk -> ""."""
+    match = re.search(r"(\d{4}-\d{4}-\d{4}-\d{3}[\dX])", value or "")
+    return match.group(1) if match else ""
+
+
+def bare_doi(value: str | None) -> str:
+    """A DOI without resolver prefix, lower-cased (DOIs are case-insensitive)."""
+    text = (value or "").strip()
+    text = re.sub(r"^(https?://(dx\.)?doi\.org/|doi:)", "", text, flags=re.IGNORECASE)
+    return text.lower() if text.startswith("10.") else ""

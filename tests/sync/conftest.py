@@ -1,0 +1,42 @@
+"""Sync fixtures: the local upstream, and settings pointing every source at it."""
+
+from __future__ import annotations
+
+import pytest
+
+from sync.politeness import _memory_storage, reset_breakers
+from sync.sources import dummy
+
+from .upstream import SOURCES, Upstream
+
+
+def sources_setting(upstream: Upstream) -> dict:
+    from django.conf import settings
+
+    return {
+        name: {**config, "OPTIONS": {**config["OPTIONS"], "base_url": upstream.url(name)}}
+        for name, config in settings.SYNC_SOURCES.items()
+        if name in SOURCES
+    }
+
+
+@pytest.fixture
+def upstream(settings):
+    """A running local upstream; every source's base URL points at it."""
+    _memory_storage.reset()
+    reset_breakers()
+    with Upstream() as server:
+        settings.SYNC_SOURCES = sources_setting(server)
+        yield server
+    reset_breakers()
+
+
+@pytest.fixture
+def dummy_sources(settings):
+    """The in-memory fake as every source (named like the real ones, so precedence applies)."""
+    settings.SYNC_SOURCES = {
+        name: {"CLASS": "sync.sources.dummy.DummySource", "OPTIONS": {}} for name in SOURCES
+    }
+    dummy.clear()
+    yield dummy
+    dummy.clear()

@@ -1,0 +1,64 @@
+"""`manage.py sync_papers`: in-process sync with a summary, dry runs, bad arguments."""
+
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from cms.digests.models import DigestPage
+from sync.models import PaperChange, SyncRun
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args):
+    out, err = StringIO(), StringIO()
+    call_command("sync_papers", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def summary(out: str) -> dict[str, int]:
+    rows = (re.match(r"^(\S.*?)\s{2,}(\d+)$", line) for line in out.splitlines())
+    return {row.group(1): int(row.group(2)) for row in rows if row}
+
+
+def bytescale():
+    return DigestPage.objects.get(locale__language_code="en", short_name="ByteScale").paper
+
+
+def test_sync_selected_papers_prints_a_summary(upstream):
+    out, _ = run("--paper", "ByteScale", "--paper", "Swing")
+    table = summary(out)
+    assert table["papers matched"] == table["papers changed"] == 2
+    assert table["errors"] == 0
+    assert table["requests to dblp"] == 2  # one table of contents per proceedings
+    assert bytescale().authors.count() == 4
+    run_ = SyncRun.objects.get()
+    assert run_.kind == SyncRun.Kind.PAPERS and run_.papers_changed == 2
+
+
+def test_dry_run_writes_nothing(upstream):
+    out, _ = run("--paper", "ByteScale", "--dry-run")
+    assert "authors <- dblp" in out
+    assert bytescale().authors.count() == 0
+    assert not SyncRun.objects.exists() and not PaperChange.objects.exists()
+
+
+def test_one_source_only(upstream):
+    out, _ = run("--paper", "ByteScale", "--source", "dblp")
+    assert "requests to dblp" in out and "requests to crossref" not in out
+    assert upstream.requests_to("crossref") == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--paper", "NoSuchThing"], "No digest with a paper for: NoSuchThing"),
+        (["--source", "scopus"], "Unknown source(s): scopus"),
+        (["--enqueue", "--dry-run"], "--enqueue syncs for real"),
+    ],
+)
+def test_bad_arguments_are_named(args, message):
+    with pytest.raises(CommandError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        run(*args)

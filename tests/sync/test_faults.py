@@ -1,0 +1,150 @@
+"""Faults upstream: each leaves existing data intact, records the error, and stays polite."""
+
+import pytest
+
+from cms.digests.models import DigestPage
+from sync import services, tasks
+from sync.models import PaperSyncState, SyncRun
+from sync.politeness import breaker_for
+from sync.services import paper_snapshot
+
+from .upstream import FIXTURES, Canned
+
+pytestmark = pytest.mark.django_db
+
+HTML_429 = (FIXTURES / "errors" / "429.html").read_bytes()
+HTML_502 = (FIXTURES / "errors" / "502.html").read_bytes()
+TRUNCATED = (FIXTURES / "errors" / "truncated.json").read_bytes()
+
+
+@pytest.fixture
+def bytescale():
+    """ByteScale with an editor's abstract already in place."""
+    paper = DigestPage.objects.get(locale__language_code="en", short_name="ByteScale").paper
+    paper.abstract = "An editor's abstract."
+    paper.save()
+    return paper
+
+
+def snapshot(paper):
+    paper.refresh_from_db()
+    return paper_snapshot(paper)
+
+
+def run_errors(source):
+    run = SyncRun.objects.filter(kind=SyncRun.Kind.PAPERS).first()
+    return [e for e in run.errors if e["source"] == source]
+
+
+def test_429_with_retry_after_is_waited_out(upstream, bytescale):
+    upstream.fail_next("dblp", Canned(429, HTML_429, "text/html", {"Retry-After": "1"}))
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "changed"
+    first, second = upstream.requests_to("dblp")[:2]
+    assert second.at - first.at >= 0.95  # Retry-After: 1 honoured
+    assert bytescale.authors.count() == 4
+
+
+def test_429_asking_too_long_a_wait_makes_the_paper_retry_later(upstream, bytescale):
+    before = snapshot(bytescale)
+    upstream.fail_next("crossref", Canned(429, HTML_429, "text/html", {"Retry-After": "3600"}))
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "error"
+    assert len(upstream.requests_to("crossref")) == 1  # no hammering while told to wait
+    after = snapshot(bytescale)
+    assert after["abstract"] == before["abstract"] == "An editor's abstract."
+    state = PaperSyncState.objects.get(paper=bytescale)
+    assert "crossref" in state.last_error and state.failed_attempts == 1
+    assert state.not_before is not None  # picked up again by sync_due, not by a sleeping task
+    assert run_errors("crossref")
+    assert after["authors"] != [] and after["openalex_id"]  # the other sources still synced
+
+
+def test_5xx_burst_is_retried_with_backoff(upstream, bytescale):
+    upstream.fail_next("openalex", *[Canned(502, HTML_502, "text/html")] * 2)
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "changed"
+    attempts = upstream.requests_to("openalex")
+    assert len(attempts) == 3
+    # urllib3's exponential backoff: the first retry at once, then factor * 2 = 0.1 s (test
+    # settings), plus up to 0.05 s of jitter.
+    assert attempts[2].at - attempts[1].at >= 0.1 > attempts[1].at - attempts[0].at
+    bytescale.refresh_from_db()
+    assert bytescale.openalex_id == "W4401234501"
+
+
+def test_5xx_that_outlasts_the_retries_leaves_data_intact(upstream, bytescale):
+    before = snapshot(bytescale)
+    upstream.fail_next("crossref", *[Canned(503, HTML_502, "text/html")] * 10)
+    upstream.fail_next("openalex", *[Canned(503, HTML_502, "text/html")] * 10)
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "error"
+    after = snapshot(bytescale)
+    assert after["abstract"] == before["abstract"]
+    assert all(a["affiliations"] == [] for a in after["authors"])  # OpenAlex ranks first: kept
+    assert len(upstream.requests_to("crossref")) == 4  # 1 + SYNC_RETRIES
+    assert "HTTP 503" in run_errors("crossref")[0]["message"]
+
+
+def test_timeouts_are_retried_then_recorded(upstream, bytescale):
+    before = snapshot(bytescale)
+    upstream.fail_next("crossref", *[Canned(200, b"{}", delay=1.5)] * 4)
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "error"
+    assert len(upstream.requests_to("crossref")) == 4
+    assert snapshot(bytescale)["abstract"] == before["abstract"]
+    assert "crossref" in PaperSyncState.objects.get(paper=bytescale).last_error
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "message"),
+    [(TRUNCATED, "application/json", "malformed JSON"), (HTML_502, "text/html", "expected JSON")],
+    ids=["truncated-json", "html-200"],
+)
+def test_malformed_bodies_are_errors_for_that_source(
+    upstream, bytescale, body, content_type, message
+):
+    before = snapshot(bytescale)
+    upstream.fail_next("crossref", Canned(200, body, content_type))
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "error"
+    after = snapshot(bytescale)
+    assert after["abstract"] == before["abstract"]
+    assert message in run_errors("crossref")[0]["message"]
+    assert next(a["name"] for a in after["authors"]) == "Hao Ge"  # DBLP still applied
+
+
+def test_script_in_a_title_is_rejected(upstream, bytescale):
+    def inject(source, data):
+        if source == "dblp":
+            for hit in data["result"]["hits"]["hit"]:
+                hit["info"]["title"] = "<script>alert(1)</script>" + hit["info"]["title"]
+        return data
+
+    upstream.transform = inject
+    before = snapshot(bytescale)
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "error"
+    after = snapshot(bytescale)
+    assert after["title"] == before["title"]
+    assert "<" not in after["title"]
+    assert "script-like markup" in run_errors("dblp")[0]["message"]
+
+
+def test_breaker_opens_after_repeated_failures(upstream, bytescale, settings):
+    settings.SYNC_RETRIES = 0
+    upstream.fail_next("semanticscholar", *[Canned(500, HTML_502, "text/html")] * 50)
+    for _ in range(breaker_for("semanticscholar").fail_max):
+        tasks.sync_paper.delay(bytescale.pk).get()
+    asked = len(upstream.requests_to("semanticscholar"))
+    tasks.sync_paper.delay(bytescale.pk).get()
+    assert len(upstream.requests_to("semanticscholar")) == asked  # open: not even asked
+    assert "circuit open" in run_errors("semanticscholar")[0]["message"]
+
+
+def test_rate_limit_holds_across_retries(upstream, settings):
+    settings.SYNC_RATE_LIMITS = "dblp=2/s"
+    upstream.fail_next("dblp", *[Canned(503, HTML_502, "text/html")] * 3)
+    paper_ids = list(
+        DigestPage.objects.filter(locale__language_code="en").values_list("paper_id", flat=True)
+    )
+    run = services.run_start(kind=SyncRun.Kind.PAPERS, trigger="test", paper_ids=paper_ids)
+    services.sync_batch(paper_ids=paper_ids, run=run, source_names=["dblp"])
+    times = sorted(entry.at for entry in upstream.requests_to("dblp"))
+    assert len(times) >= 8 + 3  # eight tables of contents, three retried failures
+    for i in range(len(times) - 2):
+        # Any three consecutive requests span at least the one-second window (less clock slack).
+        assert times[i + 2] - times[i] >= 0.95, times

@@ -1,0 +1,91 @@
+"""Cleaning source text and matching papers without a DOI."""
+
+import pytest
+
+from sync.matching import best_match, normalize_title
+from sync.sources.base import AuthorRecord, PaperQuery, PaperRecord
+from sync.text import bare_doi, bare_orcid, clean_person_name, clean_text, clean_title
+
+
+@pytest.mark.parametrize(
+    ("raw", "plain"),
+    [
+        ("<jats:p>Load &amp; balance</jats:p>", "Load & balance"),
+        ("Caf&eacute; &amp;amp; bar", "Café & bar"),
+        ("<scp>GPU</scp>s at <i>scale</i>", "GPUs at scale"),
+        ("Sub-$\\mu$s tail with \\emph{Swing}", "Sub-μs tail with Swing"),
+        ("100% of {GPU}s", "100% of GPUs"),
+        ("<script>alert(1)</script>Falcon", "Falcon"),
+        ("  many\n  spaces ", "many spaces"),
+    ],
+)
+def test_clean_text(raw, plain):
+    assert clean_text(raw) == plain
+
+
+def test_dblp_conventions_are_undone():
+    assert clean_title("Swing: Short-cutting Rings for Higher Bandwidth Allreduce.") == (
+        "Swing: Short-cutting Rings for Higher Bandwidth Allreduce"
+    )
+    assert clean_person_name("Wei Wang 0001") == "Wei Wang"
+    assert clean_person_name("Agent 007") == "Agent 007"  # not a four-digit homonym number
+
+
+def test_identifiers_are_bare():
+    assert bare_orcid("http://orcid.org/0000-0001-5109-370X") == "0000-0001-5109-370X"
+    assert bare_orcid("not an orcid") == ""
+    assert bare_doi("https://doi.org/10.1145/ABC.1") == "10.1145/abc.1"
+    assert bare_doi("nonsense") == ""
+
+
+def test_normalized_titles_ignore_typography():
+    assert normalize_title("Crux: GPU-Efficient <i>Scheduling</i>.") == normalize_title(
+        "crux gpu efficient scheduling"
+    )
+
+
+QUERY = PaperQuery(
+    paper_id=1,
+    title="Swing: Short-cutting Rings for Higher Bandwidth Allreduce",
+    venue="NSDI",
+    year=2024,
+    first_author="Daniele De Sensi",
+)
+
+
+def record(title=QUERY.title, year=2024, first="Daniele De Sensi", **kwargs):
+    return PaperRecord(
+        source="t", title=title, year=year, authors=[AuthorRecord(name=first)], **kwargs
+    )
+
+
+def test_match_takes_the_same_paper_in_other_typography():
+    found = best_match(
+        QUERY, [record(title="SWING: short-cutting rings for higher-bandwidth allreduce.")]
+    )
+    assert found is not None
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [
+        record(is_preprint=True),
+        record(title=QUERY.title + " (Extended Version)"),
+        record(year=2021),
+        record(first="Someone Else"),
+        record(title="Swing: Long Rings for Lower Bandwidth Broadcast"),
+    ],
+    ids=["preprint", "extended-version", "year-off-by-three", "other-first-author", "other-title"],
+)
+def test_match_refuses_near_misses(candidate):
+    assert best_match(QUERY, [candidate]) is None
+
+
+def test_match_prefers_the_published_paper_over_its_preprint():
+    published = record(venue="NSDI")
+    assert best_match(QUERY, [record(is_preprint=True), published]) is published
+
+
+def test_a_doi_decides_over_the_title():
+    query = PaperQuery(paper_id=1, title="Anything", venue="SIGCOMM", year=2025, doi="10.1/x")
+    assert best_match(query, [record(title="Other", doi="10.1/x")]).doi == "10.1/x"
