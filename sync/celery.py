@@ -13,7 +13,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings.dev")
 
 app = Celery("sync")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["sync"])
+app.autodiscover_tasks()  # every installed app's tasks module
 
 
 @app.on_after_configure.connect
