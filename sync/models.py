@@ -22,6 +22,7 @@ class SyncRun(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.RUNNING
     )
     trigger = models.CharField(_("started by"), max_length=100, blank=True)
+    task_id = models.CharField(_("task id"), max_length=64, blank=True, editable=False)
     sources = models.JSONField(_("sources"), default=list, blank=True)
     dry_run = models.BooleanField(_("dry run"), default=False)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
@@ -136,3 +137,7 @@ class DiscoveryCandidate(models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} ({self.venue} {self.year})"
+
+    @property
+    def authors_display(self) -> str:
+        return ", ".join(self.authors or [])

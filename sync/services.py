@@ -270,7 +270,12 @@ def _write_paper(paper, changes, run, fetched_at, paper_errors, retry_later) -> 
 
 
 def run_start(
-    *, kind: str, trigger: str, paper_ids: list[int], source_names: list[str] | None = None
+    *,
+    kind: str,
+    trigger: str,
+    paper_ids: list[int],
+    source_names: list[str] | None = None,
+    task_id: str = "",
 ) -> SyncRun | None:
     """Create a run owning `paper_ids`; None if it is `all` and another `all` run is running.
 
@@ -287,6 +292,7 @@ def run_start(
             run = SyncRun.objects.create(
                 kind=kind,
                 trigger=trigger[:100],
+                task_id=task_id or "",
                 sources=source_names or [],
                 papers_total=len(paper_ids),
             )

@@ -34,18 +34,18 @@ def _batches(paper_ids: list[int]) -> list[list[int]]:
 @shared_task(name="sync.tasks.sync_all", bind=True, **TASK_OPTIONS)
 def sync_all(self, trigger: str = "schedule") -> str:
     """Start a run over every paper and fan it out in batches; one such run at a time."""
-    run = (
-        SyncRun.objects.filter(
-            kind=SyncRun.Kind.ALL, status=SyncRun.Status.RUNNING, trigger=f"task:{self.request.id}"
+    task_id = self.request.id or ""
+    run = None
+    if task_id:  # a redelivery of the task that started the running run resumes it
+        run = SyncRun.objects.filter(
+            kind=SyncRun.Kind.ALL, status=SyncRun.Status.RUNNING, task_id=task_id
         ).first()
-        if self.request.id
-        else None
-    )
-    if run is None:  # not a redelivery of the task that started the running run
+    if run is None:
         run = services.run_start(
             kind=SyncRun.Kind.ALL,
-            trigger=f"task:{self.request.id}" if self.request.id else trigger,
+            trigger=trigger,
             paper_ids=services.paper_ids_for_sync_all(),
+            task_id=task_id,
         )
         if run is None:
             return "already-running"
@@ -68,7 +68,9 @@ def sync_batch(run_id: int, paper_ids: list[int]) -> str:
             paper_ids=paper_ids, run=run, source_names=run.sources or None
         )
     except SoftTimeLimitExceeded:
-        return "time-limit"  # the papers stay in flight; the redelivered batch finishes them
+        # Papers written so far are done; the rest are still in flight and go round again.
+        sync_batch.delay(run_id, paper_ids)
+        return "time-limit"
     services.run_record(run, outcome)
     services.run_finish_if_done(run)
     return f"ok: {outcome.changed} changed, {outcome.skipped} skipped, {len(outcome.errors)} errors"

@@ -21,11 +21,21 @@ REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None}}  #
 # Sync worker: tests reach no network (each points the sources at a local server) and must not
 # wait long; the politeness settings themselves are exercised by tests/sync/test_faults.py.
 SYNC_CONTACT_EMAIL = "sync-tests@example.org"
-SYNC_RATE_LIMITS = "crossref=100/s,openalex=100/s,dblp=100/s,semanticscholar=100/s"
+SYNC_RATE_LIMITS = os.environ.get(  # noqa: F405
+    "SYNC_RATE_LIMITS", "crossref=100/s,openalex=100/s,dblp=100/s,semanticscholar=100/s"
+)
+SYNC_BATCH_SIZE = int(os.environ.get("SYNC_BATCH_SIZE", "50"))  # noqa: F405
 SYNC_TIMEOUT = (1.0, 1.0)
 SYNC_RETRIES = 3
 SYNC_BACKOFF_FACTOR = 0.05
 SYNC_RETRY_AFTER_MAX = 5
+if not os.environ.get("SYNC_TEST_WORKER"):  # noqa: F405
+    # The suite runs tasks in-process even where REDIS_URL is set; only the worker subprocesses
+    # started by tests/sync/test_worker.py (which set SYNC_TEST_WORKER) use the broker.
+    REDIS_URL = ""
+    CELERY_BROKER_URL = "memory://"
+    CELERY_RESULT_BACKEND = None
+    CELERY_TASK_ALWAYS_EAGER = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not memory, so that a Celery worker subprocess can share the test database.
     VAR_DIR.mkdir(parents=True, exist_ok=True)  # noqa: F405

@@ -111,7 +111,12 @@ def test_crossref_skips_title_search_for_venues_without_dois():
 @responses.activate
 def test_openalex_rebuilds_inverted_abstracts_and_ignores_preprints():
     responses.get("https://api.openalex.org/works", json=load("openalex/search_swing.json"))
-    record = source("openalex").fetch([SWING]).records[3]
+    placed = PaperQuery(**{**SWING.__dict__, "ids": {"dblp_key": "conf/nsdi/SensiBH24"}})
+    openalex = source("openalex")
+    assert openalex.fetch([SWING]).records == {}  # not placed by DBLP: no costly title search
+    assert openalex.requests_made == 0
+    record = openalex.fetch([placed]).records[3]
+    assert "search=Swing" in responses.calls[0].request.url
     assert record.ids["openalex_id"] == "W4396000002"  # the NSDI paper, not the arXiv preprint
     assert record.abstract == "Allreduce is a bandwidth-bound collective."
     assert record.authors[0].orcid == "0000-0002-4456-7890"

@@ -52,6 +52,7 @@ class Upstream:
         self.log: list[Logged] = []
         self.faults: dict[str, deque[Canned]] = defaultdict(deque)
         self.transform = None  # optional callable(source, data) -> data, to vary a record
+        self.slow: dict[str, float] = {}  # seconds to wait before each answer, per source
         self._lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
@@ -83,7 +84,7 @@ class Upstream:
         status, data = handler(method, path, query, body)
         if self.transform is not None and status == 200:
             data = self.transform(source, data)
-        return Canned(status=status, body=json.dumps(data).encode())
+        return Canned(status=status, body=json.dumps(data).encode(), delay=self.slow.get(source, 0))
 
     def _dblp(self, method, path, query, body):
         q = query.get("q", [""])[0]

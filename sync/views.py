@@ -1,0 +1,204 @@
+"""The sync in Wagtail's admin: run history, per-paper state and provenance, discoveries.
+
+Listings are Wagtail ReportViews (filters, pagination, spreadsheet export come with them); the
+detail screens use Wagtail's generic base template, so they look like the rest of the admin.
+"""
+
+from __future__ import annotations
+
+import django_filters
+from django.contrib import messages
+from django.db import transaction
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+from django.views.generic import TemplateView
+from wagtail.admin.auth import permission_denied
+from wagtail.admin.filters import WagtailFilterSet
+from wagtail.admin.ui.tables import Column, DateColumn, TitleColumn
+from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
+from wagtail.admin.views.reports import ReportView
+from wagtail.permission_policies import ModelPermissionPolicy
+
+from cms.papers.models import LOCKABLE_FIELDS, Paper
+
+from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
+from .tasks import sync_paper
+
+paper_permission = ModelPermissionPolicy(Paper)
+
+
+class EditorOnlyMixin:
+    """Sync screens are for those who may edit papers."""
+
+    permission_policy = paper_permission
+    permission_required = "change"
+
+
+class SyncRunFilterSet(WagtailFilterSet):
+    kind = django_filters.ChoiceFilter(label=_("kind"), choices=SyncRun.Kind.choices)
+    status = django_filters.ChoiceFilter(label=_("status"), choices=SyncRun.Status.choices)
+
+    class Meta:
+        model = SyncRun
+        fields = ["kind", "status"]
+
+
+class SyncRunReportView(EditorOnlyMixin, ReportView):
+    page_title = _("Sync runs")
+    header_icon = "resubmit"
+    index_url_name = "sync_runs"
+    index_results_url_name = "sync_runs_results"
+    filterset_class = SyncRunFilterSet
+    columns = [
+        TitleColumn("__str__", label=_("Run"), url_name="sync_run"),
+        Column("trigger", label=_("started by")),
+        DateColumn("started_at", label=_("started")),
+        DateColumn("finished_at", label=_("finished")),
+        Column("papers_total", label=_("papers")),
+        Column("papers_matched", label=_("papers matched")),
+        Column("papers_changed", label=_("papers changed")),
+        Column("fields_changed", label=_("fields changed")),
+        Column("error_count", label=_("errors")),
+    ]
+    list_export = [
+        "pk",
+        "kind",
+        "status",
+        "trigger",
+        "started_at",
+        "finished_at",
+        "papers_total",
+        "papers_matched",
+        "papers_changed",
+        "fields_changed",
+    ]
+
+    def get_queryset(self):
+        return SyncRun.objects.all()
+
+
+class SyncRunDetailView(EditorOnlyMixin, WagtailAdminTemplateMixin, TemplateView):
+    template_name = "sync/run_detail.html"
+    header_icon = "resubmit"
+
+    def dispatch(self, request, *args, **kwargs):
+        if not paper_permission.user_has_permission(request.user, "change"):
+            return permission_denied(request)
+        self.run = get_object_or_404(SyncRun, pk=kwargs["pk"])
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_page_title(self):
+        return str(self.run)
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            run=self.run,
+            changes=PaperChange.objects.filter(run=self.run).select_related("paper")[:500],
+            requests=sorted((self.run.requests or {}).items()),
+            **kwargs,
+        )
+
+
+class PaperSyncFilterSet(WagtailFilterSet):
+    sync_state__failed_attempts__gt = django_filters.NumberFilter(
+        field_name="sync_state__failed_attempts", lookup_expr="gt", label=_("failed attempts")
+    )
+
+    class Meta:
+        model = Paper
+        fields = ["venue", "year"]
+
+
+class PaperSyncReportView(EditorOnlyMixin, ReportView):
+    page_title = _("Papers: sync state")
+    header_icon = "doc-full"
+    index_url_name = "sync_papers"
+    index_results_url_name = "sync_papers_results"
+    filterset_class = PaperSyncFilterSet
+    columns = [
+        TitleColumn("title", label=_("title"), url_name="sync_paper"),
+        Column("venue", label=_("venue")),
+        Column("year", label=_("year")),
+        DateColumn("sync_state.last_synced_at", label=_("last synced")),
+        Column("sync_state.failed_attempts", label=_("failed attempts")),
+        Column("sync_state.last_error", label=_("last error")),
+    ]
+
+    def get_queryset(self):
+        return Paper.objects.select_related("sync_state").order_by("-year", "title")
+
+
+class PaperSyncDetailView(EditorOnlyMixin, WagtailAdminTemplateMixin, TemplateView):
+    template_name = "sync/paper_detail.html"
+    header_icon = "doc-full"
+
+    def dispatch(self, request, *args, **kwargs):
+        if not paper_permission.user_has_permission(request.user, "change"):
+            return permission_denied(request)
+        self.paper = get_object_or_404(Paper, pk=kwargs["pk"])
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_page_title(self):
+        return self.paper.title
+
+    def get_context_data(self, **kwargs):
+        provenance = self.paper.provenance or {}
+        locked = set(self.paper.locked_fields or [])
+        fields = [
+            {
+                "name": name,
+                "label": label,
+                "locked": name in locked,
+                "source": provenance.get(name, {}).get("source", ""),
+                "fetched_at": provenance.get(name, {}).get("fetched_at", ""),
+            }
+            for name, label in [*LOCKABLE_FIELDS, ("orcid", _("ORCID"))]
+        ]
+        return super().get_context_data(
+            paper=self.paper,
+            state=PaperSyncState.objects.filter(paper=self.paper).select_related("run").first(),
+            fields=fields,
+            changes=PaperChange.objects.filter(paper=self.paper).select_related("run")[:100],
+            edit_url=reverse("wagtailsnippets_papers_paper:edit", args=[self.paper.pk]),
+            **kwargs,
+        )
+
+
+@require_POST
+def sync_now(request, pk: int):
+    """Queue a sync of one paper once this request's transaction has committed."""
+    if not paper_permission.user_has_permission(request.user, "change"):
+        return permission_denied(request)
+    paper = get_object_or_404(Paper, pk=pk)
+    transaction.on_commit(lambda: sync_paper.delay(paper.pk, trigger=f"admin:{request.user}"))
+    messages.success(request, _("Sync of “%(title)s” requested.") % {"title": paper.title})
+    return redirect("sync_paper", pk=paper.pk)
+
+
+class DiscoveryFilterSet(WagtailFilterSet):
+    class Meta:
+        model = DiscoveryCandidate
+        fields = ["status", "venue", "year"]
+
+
+class DiscoveryReportView(EditorOnlyMixin, ReportView):
+    page_title = _("Discovery candidates")
+    header_icon = "search"
+    index_url_name = "sync_candidates"
+    index_results_url_name = "sync_candidates_results"
+    filterset_class = DiscoveryFilterSet
+    columns = [
+        Column("title", label=_("title")),
+        Column("venue", label=_("venue")),
+        Column("year", label=_("year")),
+        Column("authors_display", label=_("authors")),
+        Column("doi", label=_("DOI")),
+        Column("get_status_display", label=_("status")),
+        DateColumn("found_at", label=_("found")),
+    ]
+    list_export = ["title", "venue", "year", "doi", "dblp_key", "status", "found_at"]
+
+    def get_queryset(self):
+        return DiscoveryCandidate.objects.all()

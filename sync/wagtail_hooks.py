@@ -1,0 +1,65 @@
+"""Admin wiring: the "Metadata sync" menu, its URLs, and a Sync button on each paper."""
+
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+from wagtail import hooks
+from wagtail.admin.menu import Menu, MenuItem, SubmenuMenuItem
+from wagtail.admin.widgets import ListingButton
+
+from cms.papers.models import Paper
+
+from . import views
+
+
+@hooks.register("register_admin_urls")
+def sync_admin_urls():
+    return [
+        path("sync/runs/", views.SyncRunReportView.as_view(), name="sync_runs"),
+        path(
+            "sync/runs/results/",
+            views.SyncRunReportView.as_view(results_only=True),
+            name="sync_runs_results",
+        ),
+        path("sync/runs/<int:pk>/", views.SyncRunDetailView.as_view(), name="sync_run"),
+        path("sync/papers/", views.PaperSyncReportView.as_view(), name="sync_papers"),
+        path(
+            "sync/papers/results/",
+            views.PaperSyncReportView.as_view(results_only=True),
+            name="sync_papers_results",
+        ),
+        path("sync/papers/<int:pk>/", views.PaperSyncDetailView.as_view(), name="sync_paper"),
+        path("sync/papers/<int:pk>/sync/", views.sync_now, name="sync_paper_now"),
+        path("sync/candidates/", views.DiscoveryReportView.as_view(), name="sync_candidates"),
+        path(
+            "sync/candidates/results/",
+            views.DiscoveryReportView.as_view(results_only=True),
+            name="sync_candidates_results",
+        ),
+    ]
+
+
+class EditorMenuItem(MenuItem):
+    def is_shown(self, request):
+        return views.paper_permission.user_has_permission(request.user, "change")
+
+
+@hooks.register("register_admin_menu_item")
+def sync_menu():
+    items = [
+        EditorMenuItem(_("Papers"), reverse("sync_papers"), icon_name="doc-full", order=100),
+        EditorMenuItem(_("Sync runs"), reverse("sync_runs"), icon_name="resubmit", order=200),
+        EditorMenuItem(
+            _("Discovery candidates"), reverse("sync_candidates"), icon_name="search", order=300
+        ),
+    ]
+    return SubmenuMenuItem(
+        _("Metadata sync"), Menu(items=items), icon_name="resubmit", name="metadata-sync", order=210
+    )
+
+
+@hooks.register("register_snippet_listing_buttons")
+def paper_sync_button(snippet, user, next_url=None):
+    if isinstance(snippet, Paper):
+        yield ListingButton(
+            _("Sync"), reverse("sync_paper", args=[snippet.pk]), icon_name="resubmit", priority=50
+        )

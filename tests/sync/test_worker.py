@@ -1,0 +1,288 @@
+"""A real Celery worker on the real Redis broker, against the local upstream.
+
+The worker is a subprocess sharing the test database, so these tests commit (outside pytest's
+rolled-back transaction) and put the seeded papers back as they found them. `.ci/run` starts
+Redis; if it does not answer these tests fail rather than skip.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import redis
+from celery import Celery
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
+from wagtail.models import Locale, Page
+
+from cms.digests.models import DigestPage
+from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
+from sync.models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
+
+from .upstream import FIXTURES, SOURCES, Canned, Upstream
+
+pytestmark = pytest.mark.integration
+
+REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/1"
+ROOT = Path(settings.BASE_DIR)
+EXPECTED_AUTHORS = {"ByteScale": 4, "Falcon": 3, "Crux": 3, "Swing": 3, "Acme": 2}
+PAPER_FIELDS = [
+    "title",
+    "doi",
+    "dblp_key",
+    "openalex_id",
+    "semantic_scholar_id",
+    "arxiv_id",
+    "abstract",
+    "locked_fields",
+    "provenance",
+]
+
+
+def wait_for(predicate, timeout: float, message: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout}s waiting for {message}")
+
+
+def database_url() -> str:
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture
+def committed_seed(django_db_blocker):
+    """The seeded site, committed; afterwards papers and sync tables are put back."""
+    with django_db_blocker.unblock():
+        if DigestPage.objects.count() < 106:  # a transactional test flushed the database
+            if not Page.get_first_root_node():
+                locale = Locale.objects.get_or_create(language_code="en")[0]
+                Page.add_root(instance=Page(title="Root", slug="root", locale=locale))
+            call_command("import_digests", verbosity=0)
+        saved = {
+            paper.pk: (
+                {f: getattr(paper, f) for f in PAPER_FIELDS},
+                [a.name for a in paper.affiliations.all()],
+            )
+            for paper in Paper.objects.prefetch_related("affiliations")
+        }
+        yield
+        for model in (
+            PaperChange,
+            PaperSyncState,
+            DiscoveryCandidate,
+            SyncRun,
+            PaperAuthor,
+            PaperLink,
+        ):
+            model.objects.all().delete()
+        for pk, (fields, affiliations) in saved.items():
+            Paper.objects.filter(pk=pk).update(**fields)
+            if affiliations != list(
+                PaperAffiliation.objects.filter(paper_id=pk).values_list("name", flat=True)
+            ):
+                PaperAffiliation.objects.filter(paper_id=pk).delete()
+                PaperAffiliation.objects.bulk_create(
+                    PaperAffiliation(paper_id=pk, name=n, sort_order=i)
+                    for i, n in enumerate(affiliations)
+                )
+
+
+@pytest.fixture
+def broker():
+    """The Redis broker (it must answer), a fresh queue, and a producer app for it."""
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+    client.ping()  # fails the test loudly when Redis is down: .ci/run starts it
+    for key in client.scan_iter("sync:breaker:*"):
+        client.delete(key)
+    producer = Celery("sync-tests", broker=REDIS_URL, backend=REDIS_URL)
+    queue = f"sync-test-{uuid.uuid4().hex[:8]}"
+    yield producer, queue
+    client.delete(queue)
+    producer.close()
+
+
+class Workers:
+    """Start and SIGKILL `celery -A sync worker` subprocesses; always cleaned up."""
+
+    def __init__(self, upstream: Upstream, queue: str, tmp_path: Path):
+        self.upstream, self.queue, self.tmp_path = upstream, queue, tmp_path
+        self.processes: list[tuple[subprocess.Popen, Path]] = []
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST")}
+        env.update(
+            {
+                "DJANGO_SETTINGS_MODULE": "cms.settings.test",
+                "DATABASE_URL": database_url(),
+                "REDIS_URL": REDIS_URL,
+                "SYNC_TEST_WORKER": "1",
+                "SYNC_QUEUE": self.queue,
+                "SYNC_VISIBILITY_TIMEOUT": "3",
+                "SYNC_BATCH_SIZE": "10",
+                **{
+                    f"{name.upper()}_API_URL": self.upstream.url(name)
+                    for name in SOURCES
+                    if name != "semanticscholar"
+                },
+                "SEMANTIC_SCHOLAR_API_URL": self.upstream.url("semanticscholar"),
+            }
+        )
+        env.update(extra)
+        return env
+
+    def start(self, concurrency: int = 1, **env: str) -> subprocess.Popen:
+        log = self.tmp_path / f"worker-{len(self.processes)}.log"
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "sync",
+                "worker",
+                "-l",
+                "info",
+                "-c",
+                str(concurrency),
+                "-Q",
+                self.queue,
+                "-n",
+                f"{uuid.uuid4().hex[:6]}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=self.env(**env),
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so SIGKILL reaches the children
+        )
+        self.processes.append((process, log))
+        wait_for(
+            lambda: "ready." in log.read_text() or process.poll() is not None,
+            90,
+            "the worker to start",
+        )
+        assert process.poll() is None, log.read_text()[-3000:]
+        return process
+
+    def kill(self, process: subprocess.Popen) -> None:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+    def stop_all(self) -> None:
+        for process, _log in self.processes:
+            self.kill(process)
+
+
+@pytest.fixture
+def workers(committed_seed, broker, tmp_path):
+    producer, queue = broker
+    with Upstream() as upstream:
+        pool = Workers(upstream, queue, tmp_path)
+        try:
+            yield pool, producer
+        finally:
+            pool.stop_all()
+
+
+def send(producer: Celery, queue: str, name: str, *args):
+    return producer.send_task(name, args=args, queue=queue)
+
+
+def finished_run() -> SyncRun | None:
+    return SyncRun.objects.filter(kind=SyncRun.Kind.ALL, status=SyncRun.Status.FINISHED).first()
+
+
+def assert_fully_synced(run: SyncRun) -> None:
+    assert not PaperSyncState.objects.filter(in_flight=True).exists()
+    assert PaperSyncState.objects.filter(run=run).count() == Paper.objects.count()
+    for short_name, count in EXPECTED_AUTHORS.items():
+        paper = DigestPage.objects.get(locale__language_code="en", short_name=short_name).paper
+        orders = list(paper.authors.values_list("sort_order", flat=True))
+        assert len(orders) == count and sorted(orders) == list(range(count)), short_name
+    # One authors diff per matched paper: a paper synced twice would have hit the unique
+    # (run, paper, field) constraint and failed its batch.
+    assert PaperChange.objects.filter(run=run, field="authors").count() == len(EXPECTED_AUTHORS)
+
+
+def test_worker_syncs_papers_politely_and_the_api_shows_them(workers, client):
+    pool, producer = workers
+    upstream = pool.upstream
+    upstream.fail_next(
+        "dblp",
+        Canned(429, (FIXTURES / "errors/429.html").read_bytes(), "text/html", {"Retry-After": "1"}),
+    )
+    upstream.fail_next("crossref", Canned(503, b"<html>busy</html>", "text/html"))
+    pool.start(
+        concurrency=2, SYNC_RATE_LIMITS="dblp=2/s,crossref=5/s,openalex=10/s,semanticscholar=20/s"
+    )
+    result = send(producer, pool.queue, "sync.tasks.sync_all")
+    assert result.get(timeout=60).startswith("started run")
+    run = wait_for(finished_run, 120, "the run to finish")
+    assert_fully_synced(run)
+
+    dblp = sorted(entry.at for entry in upstream.requests_to("dblp"))
+    assert dblp[1] - dblp[0] >= 0.95  # Retry-After honoured by the worker
+    for i in range(len(dblp) - 2):  # two processes, one shared limit of 2/s
+        assert dblp[i + 2] - dblp[i] >= 0.95, dblp
+    assert len(upstream.requests_to("crossref")) >= 2  # the 503 was retried
+
+    for language in ("en", "zh-hant"):
+        en = DigestPage.objects.get(locale__language_code="en", short_name="ByteScale")
+        page = en.get_translation(Locale.objects.get(language_code=language))
+        authors = client.get(f"/api/v2/pages/{page.pk}/").json()["paper"]["authors"]
+        assert [a["name"] for a in authors] == ["Hao Ge", "Junda Feng", "Qi Huang", "Xin Liu"]
+
+
+def test_killed_worker_leaves_no_partial_rows_and_the_run_completes(workers):
+    pool, producer = workers
+    pool.upstream.slow["semanticscholar"] = 0.15  # slow answers, so the kill lands mid-run
+    first = pool.start(concurrency=1)
+    send(producer, pool.queue, "sync.tasks.sync_all")
+    run = wait_for(lambda: SyncRun.objects.filter(kind=SyncRun.Kind.ALL).first(), 60, "a run")
+    wait_for(
+        lambda: PaperSyncState.objects.filter(run=run, in_flight=False).exists(),
+        90,
+        "the first batch",
+    )
+    pool.kill(first)
+    assert PaperSyncState.objects.filter(run=run, in_flight=True).exists(), "killed too late"
+    assert SyncRun.objects.get(pk=run.pk).status == SyncRun.Status.RUNNING
+    for paper in Paper.objects.prefetch_related("authors"):  # each paper all or nothing
+        count = len(paper.authors.all())
+        assert count in (0, EXPECTED_AUTHORS.get(paper.digests.first().short_name, 0))
+
+    time.sleep(3.5)  # past the visibility timeout, so the new worker takes the unacked batch
+    pool.start(concurrency=1)
+    finished = wait_for(finished_run, 120, "the run to finish after the restart")
+    assert finished.pk == run.pk
+    assert_fully_synced(finished)
+
+
+def test_overlapping_sync_all_calls_make_one_run(workers):
+    pool, producer = workers
+    pool.start(concurrency=2)
+    results = [send(producer, pool.queue, "sync.tasks.sync_all") for _ in range(2)]
+    statuses = sorted(result.get(timeout=60) for result in results)
+    assert statuses[0] == "already-running" and statuses[1].startswith("started run"), statuses
+    wait_for(finished_run, 120, "the run to finish")
+    assert SyncRun.objects.filter(kind=SyncRun.Kind.ALL).count() == 1
