@@ -29,14 +29,37 @@ def _limiter() -> MovingWindowRateLimiter:
     return MovingWindowRateLimiter(_memory_storage)
 
 
+_paused_until: dict[str, float] = {}
+
+
 class RateLimit:
-    """Blocks until one more request to `source` fits in its window."""
+    """Blocks until one more request to `source` fits in its window (and no pause is on)."""
 
     def __init__(self, source: str, limit: str | None):
         self.source = source
         self.item = parse(limit) if limit else None
 
+    def pause(self, seconds: float) -> None:
+        """Hold every process's requests to the source, as a 429's Retry-After asks."""
+        if settings.REDIS_URL:
+            _redis().set(f"sync:pause:{self.source}", 1, px=max(int(seconds * 1000), 1))
+        else:
+            _paused_until[self.source] = max(
+                _paused_until.get(self.source, 0), time.monotonic() + seconds
+            )
+
+    def _wait_for_pause(self) -> None:
+        while True:
+            if settings.REDIS_URL:
+                remaining = _redis().pttl(f"sync:pause:{self.source}") / 1000
+            else:
+                remaining = _paused_until.get(self.source, 0) - time.monotonic()
+            if remaining <= 0:
+                return
+            time.sleep(min(remaining, 1.0))
+
     def acquire(self) -> None:
+        self._wait_for_pause()
         if self.item is None:
             return
         limiter = _limiter()
@@ -73,6 +96,10 @@ def breaker_for(source: str) -> pybreaker.CircuitBreaker:
             name=source,
         )
     return _breakers[key]
+
+
+def reset_pauses() -> None:
+    _paused_until.clear()
 
 
 def reset_breakers() -> None:

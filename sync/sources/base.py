@@ -94,6 +94,8 @@ class _PoliteRetry(Retry):
             header = response.headers.get("Retry-After")
             if header and self.parse_retry_after(header) >= self.retry_after_max:
                 raise RetryAfterTooLong(f"asked to wait {header}s", retry_later=True)
+            if header and self.rate_limit is not None:
+                self.rate_limit.pause(self.parse_retry_after(header))
         super().sleep(response)
         if self.rate_limit is not None:
             self.rate_limit.acquire()

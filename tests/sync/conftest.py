@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sync.politeness import _memory_storage, reset_breakers
+from sync.politeness import _memory_storage, reset_breakers, reset_pauses
 from sync.sources import dummy
 
 from .upstream import SOURCES, Upstream
@@ -25,6 +25,7 @@ def upstream(settings):
     """A running local upstream; every source's base URL points at it."""
     _memory_storage.reset()
     reset_breakers()
+    reset_pauses()
     with Upstream() as server:
         settings.SYNC_SOURCES = sources_setting(server)
         yield server

@@ -5,7 +5,7 @@ import json
 import pytest
 import responses
 
-from sync.politeness import _memory_storage, reset_breakers
+from sync.politeness import _memory_storage, reset_breakers, reset_pauses
 from sync.sources import get_sources
 from sync.sources.base import PaperQuery
 from sync.sources.openalex import abstract_from_inverted_index
@@ -38,6 +38,7 @@ SWING = PaperQuery(
 def _fresh_politeness():
     _memory_storage.reset()
     reset_breakers()
+    reset_pauses()
     yield
     reset_breakers()
 

@@ -45,6 +45,7 @@ class Logged:
     path: str
     query: dict
     at: float
+    fault: int = 0  # the status of the canned fault served, if one was
 
 
 class Upstream:
@@ -170,8 +171,17 @@ class Upstream:
                 body = self.rfile.read(length) if length else b""
                 query = parse_qs(parts.query)
                 with upstream._lock:
-                    upstream.log.append(Logged(source, method, "/" + rest, query, time.time()))
                     fault = upstream.faults[source].popleft() if upstream.faults[source] else None
+                    upstream.log.append(
+                        Logged(
+                            source,
+                            method,
+                            "/" + rest,
+                            query,
+                            time.time(),
+                            fault.status if fault else 0,
+                        )
+                    )
                 canned = fault or upstream.answer(source, method, "/" + rest, query, body)
                 if canned.delay:
                     time.sleep(canned.delay)
