@@ -41,3 +41,11 @@ def dummy_sources(settings):
     dummy.clear()
     yield dummy
     dummy.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_api_cache():
+    """API responses cached by earlier tests (under a version only commits bump) do not leak in."""
+    from django.core.cache import cache
+
+    cache.clear()
