@@ -20,6 +20,7 @@ PAPER_KEYS = {
     "ids",
     "links",
     "abstract",
+    "provenance",
 }
 
 
@@ -77,6 +78,7 @@ def expected_paper(paper_id: int) -> dict:
         "ids": {"doi": "10.1145/0000000.0000001", "arxiv_id": "2601.00001"},
         "links": [{"label": "PDF", "url": "https://example.org/odin.pdf"}],
         "abstract": "All-to-all traffic breaks congestion control.",
+        "provenance": {},  # set by the sync worker, per field: {"source", "fetched_at"}
     }
 
 
