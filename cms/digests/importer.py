@@ -16,6 +16,7 @@ from wagtail.models import Locale, Page, Site
 from cms.papers.models import Paper, PaperAffiliation
 from cms.translation.prefill import prefill_page_translation
 
+from .deferred_indexing import deferred_indexing
 from .models import DigestIndexPage, DigestPage, TopicPage
 from .seed import SeedDigest, SeedSite, SeedTopic
 
@@ -44,6 +45,10 @@ class SeedImporter:
 
     @transaction.atomic
     def run(self) -> ImportReport:
+        with deferred_indexing():
+            return self._run()
+
+    def _run(self) -> ImportReport:
         self.en = Locale.objects.get_or_create(language_code="en")[0]
         self.zh = Locale.objects.get_or_create(language_code=ZH_HANT)[0]
         index = self._index_page()
