@@ -45,6 +45,25 @@ class Run:
         self.figures: list[Figure] = []
         self.raw: dict[str, Any] = {}
 
+    def guarded(self, stage, *args):
+        """Run one stage; a failure is recorded as a figure instead of losing the whole run."""
+        try:
+            return stage(*args)
+        except Exception as error:
+            import traceback
+
+            traceback.print_exc()
+            self.add(
+                Figure(
+                    name=f"stage {stage.__name__}",
+                    unit="",
+                    value=None,
+                    holds=False,
+                    note=f"failed: {error!r}"[:500],
+                )
+            )
+            return None
+
     def add(self, figure: Figure) -> None:
         self.figures.append(figure)
         log(figure.line())
@@ -179,6 +198,7 @@ class Run:
             order = names[round_number % len(names) :] + names[: round_number % len(names)]
             for name in order:
                 url, headers = sides[name]
+                server.wait_idle()
                 results[name].append(run_wrk(url, seconds=WRK_SECONDS, headers=headers))
             log(
                 f"round {round_number + 1}/{ROUNDS}: "
@@ -203,6 +223,18 @@ class Run:
                 )
                 return
             value = rps[side]["median"]
+            if not floor:
+                self.add(
+                    Figure(
+                        name=name,
+                        unit="req/s",
+                        value=value,
+                        target=target_text,
+                        holds=False,
+                        note="the floor completed no request",
+                    )
+                )
+                return
             self.add(
                 Figure(
                     name=name,
@@ -211,7 +243,7 @@ class Run:
                     p90=rps[side]["p90"],
                     baseline=floor,
                     baseline_name="floor (precomputed bytes)",
-                    ratio=value / floor,
+                    ratio=value / floor if floor else None,
                     target=target_text,
                     holds=value / floor >= target,
                     note=f"stock: {rps['stock']['median']:.1f} req/s "
@@ -264,7 +296,7 @@ class Run:
                     p90=ours["p90"],
                     baseline=stock["median"],
                     baseline_name="stock",
-                    ratio=ours["median"] / stock["median"],
+                    ratio=ours["median"] / stock["median"] if stock["median"] else None,
                     target="p50 <= 50 ms" if is_search else "",
                     holds=ours["median"] <= 50 if is_search else None,
                 )
@@ -406,19 +438,18 @@ def main() -> None:
     run = Run(work_dir)
     run.raw["vendor"] = connection.vendor
     run.build_scenario()
-    run.query_counts()
+    run.guarded(run.query_counts)
     connection.close()
     floor_dir = Path(os.environ["BENCH_FLOOR_DIR"])
     floor_dir.mkdir(parents=True, exist_ok=True)
     env = env_for(os.environ["BENCH_DATABASE_URL"], floor_dir, Path(os.environ["VAR_DIR"]))
     with Server(env, work_dir / "gunicorn.log") as server:
-        run.throughput(server)
-        run.latencies(server)
-        run.search_recall(server)
-        run.web_memory(server)
+        for stage in (run.throughput, run.latencies, run.search_recall, run.web_memory):
+            run.guarded(stage, server)
+            server.wait_idle()
     from . import sync_bench
 
-    for figure in sync_bench.measure(work_dir, env):
+    for figure in run.guarded(sync_bench.measure, work_dir, env) or []:
         run.add(figure)
     out.write_text(
         json.dumps(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -73,6 +74,22 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.log.close()
+
+    def wait_idle(self, timeout: float = 120) -> None:
+        """Wait until both workers are free again: a load run leaves requests queued behind it."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        def quick(_):
+            started = time.monotonic()
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(f"{self.base_url}/bench/floor/list20/", timeout=timeout)
+            return time.monotonic() - started
+
+        deadline = time.monotonic() + timeout
+        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+            while time.monotonic() < deadline:
+                if max(pool.map(quick, range(WORKERS))) < 0.25:
+                    return
 
     def worker_pids(self) -> list[int]:
         assert self.process is not None

@@ -18,6 +18,15 @@ from .version import current_content_version
 NOT_CACHEABLE = ("private", "no-cache", "no-store")
 
 
+def _bytes_only(response: HttpResponse) -> HttpResponse:
+    """A copy holding only status, headers and body: a DRF Response also pickles its `.data`,
+    which made loading it from the cache cost more than the rest of a cache hit together."""
+    copy = HttpResponse(response.content, status=response.status_code)
+    for name, value in response.items():
+        copy[name] = value
+    return copy
+
+
 class APIResponseCacheMiddleware:
     """Cache successful anonymous GET/HEAD responses under settings.API_RESPONSE_CACHE_PREFIX."""
 
@@ -40,7 +49,7 @@ class APIResponseCacheMiddleware:
             if not response.has_header("ETag"):
                 set_response_etag(response)  # stored with it, so hits need no hashing
             cache_key = learn_cache_key(request, response, self.timeout, key_prefix, cache=cache)
-            cache.set(cache_key, response, self.timeout)
+            cache.set(cache_key, _bytes_only(response), self.timeout)
         return response
 
     def _applies_to(self, request: HttpRequest) -> bool:
