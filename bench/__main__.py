@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT_DIR = ROOT / "var" / "bench"
 
 
-def _postgres_admin_url(database_url: str) -> tuple[str, str]:
-    """The server's maintenance database URL and a fresh throwaway database name."""
+def _postgres_admin_url(database_url: str) -> tuple[dict, str]:
+    """The server's connection settings and a fresh throwaway database name."""
     import dj_database_url
 
     config = dj_database_url.parse(database_url)
@@ -73,12 +73,14 @@ def main() -> None:
     started = time.perf_counter()
     run_dir = OUT_DIR / time.strftime("run-%Y%m%d-%H%M%S")
     results: dict[str, dict] = {}
+    backends = os.environ.get("BENCH_BACKENDS", "sqlite,postgresql").split(",")
     sqlite_dir = run_dir / "sqlite"
-    results["sqlite"] = _run_backend(
-        "SQLite", f"sqlite:///{sqlite_dir / 'bench.sqlite3'}", sqlite_dir
-    )
+    if "sqlite" in backends:
+        results["sqlite"] = _run_backend(
+            "SQLite", f"sqlite:///{sqlite_dir / 'bench.sqlite3'}", sqlite_dir
+        )
     database_url = os.environ.get("DATABASE_URL", "")
-    if database_url.startswith(("postgres://", "postgresql://")):
+    if "postgresql" in backends and database_url.startswith(("postgres://", "postgresql://")):
         results["postgresql"] = _postgres(database_url, run_dir / "postgresql")
     summary = {
         "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

@@ -142,7 +142,13 @@ def _insert_specific(model, pages, values: list[dict]) -> list:
     """Insert the model's own table rows for already-inserted base Page rows."""
     from django.db import connection
 
-    objs = [model(page_ptr_id=page.pk, **extra) for page, extra in zip(pages, values, strict=True)]
+    objs = [
+        model(page_ptr_id=page.pk, title=page.title, **extra)
+        for page, extra in zip(pages, values, strict=True)
+    ]
+    for obj in objs:
+        if hasattr(obj, "compute_search_text"):  # the denormalised search column (save() does it)
+            obj.search_text = obj.compute_search_text()
     fields = list(model._meta.local_concrete_fields)
     batch = max(1, connection.ops.bulk_batch_size(fields, objs))
     for start in range(0, len(objs), batch):
