@@ -61,9 +61,9 @@ def measure(work_dir: Path, env: dict[str, str]) -> list[Figure]:
             )
         ]
     from django.conf import settings
-    from sync.conf import rate_limits
 
     from cms.papers.models import Paper
+    from sync.conf import rate_limits
 
     papers = Paper.objects.count()
     limits = {source: _per_second(limit) for source, limit in rate_limits().items()}
