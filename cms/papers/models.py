@@ -122,6 +122,7 @@ class Paper(index.Indexed, ClusterableModel):
         APIField("ids", serializer=PaperPartField("ids")),
         APIField("links", serializer=PaperPartField("links")),
         APIField("abstract", serializer=PaperPartField("abstract")),
+        APIField("provenance", serializer=PaperPartField("provenance")),
     ]
 
     class Meta:

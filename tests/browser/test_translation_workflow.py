@@ -117,6 +117,9 @@ def test_an_english_edit_reaches_the_chinese_api(
     paragraph.click()
     editor.keyboard.press("ControlOrMeta+a")
     editor.keyboard.type(CHANGED_EN)
+    # Draftail writes its state to the form on a short debounce: give it time before
+    # submitting, or a loaded machine publishes the old text.
+    editor.wait_for_timeout(1500)
     screenshots(editor, "editor-changes-a-paragraph")
     publish = editor.locator('button[name="action-publish"]')
     if not publish.is_visible():
