@@ -106,7 +106,7 @@ class Run:
 
         started = time.perf_counter()
         scenario.bulk_add_topics(list(range(IMPORT_TOPICS, TOPICS)))
-        scenario.add_authors()
+        scenario.complete_papers()
         scenario.rebuild_search_index()
         log(f"bulk-added the rest of the scenario in {time.perf_counter() - started:.1f}s")
         from cms.digests.models import DigestPage

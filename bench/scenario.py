@@ -166,6 +166,8 @@ def bulk_add_topics(topic_numbers: list[int]) -> None:
     from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
     from cms.papers.models import Paper, PaperAffiliation
 
+    from .synthetic_papers import synthetic_paper
+
     en = Locale.objects.get(language_code="en")
     zh = Locale.objects.get(language_code="zh-hant")
     index_en = DigestIndexPage.objects.get(locale=en)
@@ -196,17 +198,11 @@ def bulk_add_topics(topic_numbers: list[int]) -> None:
             Page.objects.filter(pk=index.pk).update(numchild=start + len(rows))
             topic_rows[lang] = rows
 
-        papers = []
-        for topic in topics:
-            for digest in topic["digests"]:
-                papers.append(
-                    Paper(
-                        title=digest["title"]["en"],
-                        venue=digest["venue"],
-                        year=digest["year"],
-                        doi=f"10.5555/{digest['short_name'].lower()}",
-                    )
-                )
+        papers = [
+            paper_row(synthetic_paper(number_of(digest)))
+            for topic in topics
+            for digest in topic["digests"]
+        ]
         Paper.objects.bulk_create(papers, batch_size=500)
         PaperAffiliation.objects.bulk_create(
             [
@@ -255,25 +251,91 @@ def bulk_add_topics(topic_numbers: list[int]) -> None:
                 Page.objects.filter(pk=parent.pk).update(numchild=len(topic["digests"]))
 
 
-def add_authors(per_paper: int = 6) -> int:
-    """Give every paper without authors `per_paper` synthetic ones (the scenario's 6 authors)."""
+def number_of(digest: dict[str, Any]) -> int:
+    """The digest number in a synthetic short name ("Synthetic-00042" -> 42)."""
+    return int(digest["short_name"].rsplit("-", 1)[1])
+
+
+def paper_row(paper):
+    """The Paper row the site holds before any sync: what an editor enters (no synced fields)."""
+    from cms.papers.models import Paper
+
+    return Paper(
+        title=paper.title,
+        venue=paper.venue,
+        year=paper.year,
+        doi=paper.doi,
+        dblp_key=paper.dblp_key,
+    )
+
+
+def author_rows(paper_id: int, paper) -> list:
+    """Its six authors as entered: names only, no ORCIDs or affiliations yet."""
+    from cms.papers.models import PaperAuthor
+
+    return [
+        PaperAuthor(
+            paper_id=paper_id, sort_order=order, name=a.name, given=a.given, family=a.family
+        )
+        for order, a in enumerate(paper.authors)
+    ]
+
+
+def complete_papers() -> int:
+    """Give every synthetic digest's paper its identifiers and, if it has none, its six authors.
+
+    Papers made by `import_digests` carry only what the seed file has (title, venue, year);
+    after this step every paper looks like `synthetic_paper()` says the site knows it.
+    """
+    from cms.digests.models import DigestPage
     from cms.papers.models import Paper, PaperAuthor
 
-    missing = Paper.objects.filter(authors__isnull=True).values_list("pk", flat=True)
-    authors = [
-        PaperAuthor(
-            paper_id=pk,
-            sort_order=order,
-            name=f"Synthetic Author {pk}-{order}",
-            given="Synthetic",
-            family=f"Author {pk}-{order}",
-            affiliations=[f"Synthetic University {(pk + order) % 37}"],
+    from .synthetic_papers import synthetic_paper
+
+    numbers = {
+        paper_id: number_of({"short_name": short_name})
+        for short_name, paper_id in DigestPage.objects.filter(
+            locale__language_code="en", short_name__startswith="Synthetic-"
+        ).values_list("short_name", "paper_id")
+    }
+    papers = list(Paper.objects.filter(pk__in=numbers))
+    for paper in papers:
+        known = synthetic_paper(numbers[paper.pk])
+        paper.doi, paper.dblp_key = known.doi, known.dblp_key
+    Paper.objects.bulk_update(papers, ["doi", "dblp_key"], batch_size=500)
+    with_authors = set(PaperAuthor.objects.values_list("paper_id", flat=True).distinct())
+    missing = [pk for pk in numbers if pk not in with_authors]
+    PaperAuthor.objects.bulk_create(
+        [row for pk in missing for row in author_rows(pk, synthetic_paper(numbers[pk]))],
+        batch_size=1000,
+    )
+    return len(missing)
+
+
+def create_papers(numbers: Iterable[int]) -> int:
+    """Only the papers of digests `numbers` (no pages): what the sync benchmark needs."""
+    from django.db import transaction
+
+    from cms.papers.models import Paper, PaperAffiliation, PaperAuthor
+
+    from .synthetic_papers import synthetic_paper
+
+    known = [synthetic_paper(number) for number in numbers]
+    with transaction.atomic():
+        rows = Paper.objects.bulk_create([paper_row(paper) for paper in known], batch_size=500)
+        PaperAuthor.objects.bulk_create(
+            [a for row, paper in zip(rows, known, strict=True) for a in author_rows(row.pk, paper)],
+            batch_size=1000,
         )
-        for pk in missing
-        for order in range(per_paper)
-    ]
-    PaperAuthor.objects.bulk_create(authors, batch_size=1000)
-    return len(authors) // per_paper
+        PaperAffiliation.objects.bulk_create(
+            [
+                PaperAffiliation(paper=row, name=name, sort_order=order)
+                for row, paper in zip(rows, known, strict=True)
+                for order, name in enumerate(synthetic_digest(paper.number)["affiliations"])
+            ],
+            batch_size=1000,
+        )
+    return len(rows)
 
 
 def rebuild_search_index() -> None:

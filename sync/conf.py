@@ -28,7 +28,16 @@ DEFAULTS = {
     "SYNC_RETRY_AFTER_MAX": 120,  # a longer Retry-After makes the paper "retry later" instead
     "SYNC_BREAKER_FAIL_MAX": 5,
     "SYNC_BREAKER_RESET_TIMEOUT": 300,
-    "SYNC_BATCH_SIZE": 50,  # papers per sync task; sources batch within it
+    # Papers per sync task; sources batch within it. Semantic Scholar's batch endpoint takes
+    # 500 ids and allows one request a second, so a smaller task would spend its requests on
+    # fractions of a batch.
+    "SYNC_BATCH_SIZE": 500,
+    "SYNC_WRITE_CHUNK": 50,  # papers written per transaction
+    "SYNC_LISTING_TTL": 2 * 3600,  # seconds a run's shared listing stays in the cache
+    "SYNC_LISTING_WAIT": 300,  # seconds a process waits for another one fetching a listing
+    # A venue's year is listed (one request for up to 1,000 papers) instead of matching titles
+    # one by one when at least this many papers of it need a title lookup.
+    "SYNC_LISTING_MIN_PAPERS": 10,
     "SYNC_TASK_SOFT_TIME_LIMIT": 600,  # both below the broker's visibility timeout
     "SYNC_TASK_TIME_LIMIT": 660,
     "SYNC_RETRY_BASE_DELAY": 15 * 60,  # not_before after the first failure, doubling
@@ -40,6 +49,12 @@ DEFAULTS = {
         "EuroSys": "conf/eurosys/eurosys{year}",
     },
     "SYNC_VENUES_WITHOUT_DOIS": ["NSDI"],  # USENIX does not register DOIs with Crossref
+    # Semantic Scholar's name (its `venue` field) of venues whose papers have no DOI: their
+    # year is listed with one bulk search instead of matching titles one by one. (The `venue`
+    # filter is comma-separated, so a name with commas cannot be given.)
+    "SYNC_SEMANTIC_SCHOLAR_VENUES": {
+        "NSDI": "Symposium on Networked Systems Design and Implementation",
+    },
 }
 
 

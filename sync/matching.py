@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
@@ -24,6 +26,7 @@ _VARIANT = re.compile(
 _NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
 
 
+@lru_cache(maxsize=65536)  # merging compares the same few thousand names and titles many times
 def normalize_title(title: str) -> str:
     """Compare titles, not their typography: markup, entities, case, accents, punctuation."""
     text = clean_title(title)
@@ -82,3 +85,37 @@ def best_match(query: PaperQuery, records: Iterable[PaperRecord]) -> PaperRecord
     if not scored:
         return None
     return max(scored, key=lambda pair: pair[0])[1]
+
+
+class RecordIndex:
+    """A listing's records (a table of contents, a venue's year) looked up for many papers.
+
+    Scoring every record against every paper costs a fuzzy comparison per pair, hundreds of
+    thousands for a proceedings; identifiers and exact titles find almost every paper at once.
+    `find` answers what `best_match` would, with one addition: a record carrying the paper's
+    DBLP key is the paper (Semantic Scholar lists DBLP keys among its ids).
+    """
+
+    def __init__(self, records: Iterable[PaperRecord]):
+        self.records = list(records)
+        self._by_key: dict[str, PaperRecord] = {}
+        self._by_doi: dict[str, PaperRecord] = {}
+        self._by_title: dict[str, list[PaperRecord]] = defaultdict(list)
+        for record in self.records:
+            key = record.ids.get("dblp_key")
+            if key:
+                self._by_key.setdefault(key, record)
+            if record.doi and not record.is_preprint:
+                self._by_doi.setdefault(record.doi, record)
+            self._by_title[normalize_title(record.title)].append(record)
+
+    def find(self, query: PaperQuery) -> PaperRecord | None:
+        key = query.ids.get("dblp_key")
+        if key and key in self._by_key:
+            return self._by_key[key]
+        if query.doi and query.doi in self._by_doi:
+            return self._by_doi[query.doi]
+        for record in self._by_title.get(normalize_title(query.title), []):
+            if match_score(query, record) is not None:
+                return record  # a score of 100: nothing fuzzy can beat it
+        return best_match(query, self.records)

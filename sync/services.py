@@ -1,9 +1,9 @@
 """The sync's write side: the only code that writes Paper rows, and the run bookkeeping.
 
-A batch fetches from every source first (no transaction held while waiting on the network),
-then writes each paper in its own short transaction together with its sync state, so a worker
-killed mid-batch leaves each paper either fully synced or untouched, and a redelivered batch
-skips the papers already done.
+A batch asks every source first (no transaction held while waiting on the network), then writes
+its papers a chunk at a time, each chunk in one short transaction together with the papers' sync
+state, so a worker killed mid-batch leaves each paper either fully synced or untouched, and a
+redelivered batch skips the papers already done.
 """
 
 from __future__ import annotations
@@ -17,20 +17,26 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from wagtail.search.index import insert_or_update_object
 
+from cms.apicache.version import bump_content_version
 from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
 from cms.papers.serializers import PAPER_PREFETCH
 
 from .conf import sync_setting
+from .fetching import fetch_records
 from .matching import best_match
 from .merge import ID_FIELDS, FieldChange, plan_changes
 from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
 from .sources import get_sources
-from .sources.base import PaperQuery, PaperRecord, SourceError
+from .sources.base import PaperQuery, PaperRecord, SourceError, chunks
 from .sources.dblp import DblpSource
 from .text import has_dangerous_markup
 
 Progress = Callable[[int], None]
+SCALAR_FIELDS = ("title", "abstract", *ID_FIELDS)
+INDEXED_FIELDS = {"title", "doi"}  # what Paper.search_fields index among the synced fields
+MAX_RUN_ERRORS = 1000  # errors kept on a run for the admin; the count is complete regardless
 
 
 @dataclasses.dataclass
@@ -44,6 +50,14 @@ class BatchOutcome:
     requests: Counter = dataclasses.field(default_factory=Counter)
     errors: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     plans: dict[int, list[FieldChange]] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass
+class _Planned:
+    paper: Paper
+    changes: list[FieldChange]
+    errors: dict[str, str]
+    retry_later: bool
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -83,41 +97,12 @@ def paper_query(paper: Paper) -> PaperQuery:
     )
 
 
-def _learn(query: PaperQuery, record: PaperRecord) -> PaperQuery:
-    """Carry ids a source found to the sources after it (a DBLP DOI lets Crossref batch)."""
-    ids = {**record.ids, **query.ids}
-    doi = query.doi or ("" if record.is_preprint else record.doi)
-    return dataclasses.replace(query, doi=doi, ids=ids)
+def listing_scope(run: SyncRun) -> str:
+    """What a run's batches share listings under: unique even across restored databases."""
+    return f"run-{run.pk}-{run.started_at.timestamp():.6f}"
 
 
-def fetch_records(
-    papers: list[Paper], source_names: list[str] | None = None
-) -> tuple[dict[int, dict[str, PaperRecord]], dict[int, dict[str, str]], set[int], Counter]:
-    """Ask every source about `papers`: records and errors per paper and source."""
-    queries = {paper.pk: paper_query(paper) for paper in papers}
-    records: dict[int, dict[str, PaperRecord]] = {pk: {} for pk in queries}
-    errors: dict[int, dict[str, str]] = {pk: {} for pk in queries}
-    retry_later: set[int] = set()
-    requests: Counter = Counter()
-    for source in get_sources(source_names):
-        try:
-            result = source.fetch(list(queries.values()))
-        except SourceError as error:  # a source that fails as a whole fails only itself
-            for pk in queries:
-                errors[pk][source.name] = str(error)
-            requests[source.name] += source.requests_made
-            continue
-        requests[source.name] += source.requests_made
-        for pk, record in result.records.items():
-            records[pk][source.name] = record
-            queries[pk] = _learn(queries[pk], record)
-        for pk, message in result.errors.items():
-            errors[pk][source.name] = message
-        retry_later |= result.retry_later
-    return records, errors, retry_later, requests
-
-
-# -- writing ---------------------------------------------------------------------------------
+# -- planning --------------------------------------------------------------------------------
 
 
 def _unsafe_records(records: dict[str, PaperRecord], errors: dict[str, str]) -> None:
@@ -128,60 +113,175 @@ def _unsafe_records(records: dict[str, PaperRecord], errors: dict[str, str]) -> 
             del records[source]
 
 
-def apply_changes(
-    *, paper: Paper, changes: list[FieldChange], run: SyncRun | None, fetched_at: str
-) -> None:
-    """Write `changes` to `paper` with provenance. Call inside a transaction."""
-    provenance = dict(paper.provenance or {})
-    paper_fields = []
-    for change in changes:
-        provenance[change.field] = {"source": change.source, "fetched_at": fetched_at}
-        if change.field in ("title", "abstract", *ID_FIELDS):
-            setattr(paper, change.field, change.new)
-            paper_fields.append(change.field)
-        elif change.field == "authors":
-            PaperAuthor.objects.filter(paper=paper).delete()
-            PaperAuthor.objects.bulk_create(
-                PaperAuthor(
-                    paper=paper,
-                    sort_order=order,
-                    name=a["name"][:200],
-                    given=a["given"][:200],
-                    family=a["family"][:200],
-                    orcid=a["orcid"][:19],
-                    affiliations=a["affiliations"],
+def _refuse_taken_dois(planned: list[_Planned]) -> None:
+    """Drop DOI changes to a DOI another paper holds (or another paper here gets first)."""
+    wanted = {c.new for item in planned for c in item.changes if c.field == "doi"}
+    holders = dict(Paper.objects.filter(doi__in=wanted).values_list("doi", "pk")) if wanted else {}
+    for item in planned:
+        doi = next((c.new for c in item.changes if c.field == "doi"), "")
+        if not doi:
+            continue
+        if holders.setdefault(doi, item.paper.pk) != item.paper.pk:
+            item.changes = [c for c in item.changes if c.field != "doi"]
+            item.errors["doi"] = f"DOI {doi} already belongs to another paper"
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def _replace_authors(paper: Paper, authors: list[dict], updates: list, creates: list) -> list:
+    """Rewrite the author rows in place (same count is the usual case); rows left over go."""
+    rows = list(paper.authors.all())
+    for order, author in enumerate(authors):
+        row = rows[order] if order < len(rows) else PaperAuthor(paper=paper)
+        row.sort_order = order
+        row.name = author["name"][:200]
+        row.given = author["given"][:200]
+        row.family = author["family"][:200]
+        row.orcid = author["orcid"][:19]
+        row.affiliations = author["affiliations"]
+        (updates if row.pk else creates).append(row)
+    return [row.pk for row in rows[len(authors) :]]
+
+
+def _replace_rows(model, paper: Paper, current: list[dict], new: list[dict], make) -> list:
+    """Affiliation and link rows: appended ones are created; any other change rewrites them."""
+    if new[: len(current)] == current:
+        return [make(paper, len(current) + i, value) for i, value in enumerate(new[len(current) :])]
+    model.objects.filter(paper=paper).delete()
+    return [make(paper, order, value) for order, value in enumerate(new)]
+
+
+def _affiliation(paper: Paper, order: int, name: str) -> PaperAffiliation:
+    return PaperAffiliation(paper=paper, sort_order=order, name=name[:300])
+
+
+def _link(paper: Paper, order: int, link: dict) -> PaperLink:
+    return PaperLink(
+        paper=paper, sort_order=order, label=link["label"][:100], url=link["url"][:1000]
+    )
+
+
+def apply_changes(*, items: list[_Planned], run: SyncRun | None, fetched_at: str) -> None:
+    """Write the planned changes of `items` with provenance. Call inside a transaction.
+
+    Rows are written in bulk, which sends no model signals, so the two things that listen to
+    paper writes are called here: the search index (for papers whose indexed fields changed)
+    and the API's content version (once).
+    """
+    now = timezone.now()
+    papers, fields = [], {"provenance", "updated_at"}
+    author_updates: list[PaperAuthor] = []
+    new_rows: dict[type, list] = {PaperAuthor: [], PaperAffiliation: [], PaperLink: []}
+    gone_authors: list[int] = []
+    reindex: list[Paper] = []
+    for item in items:
+        if not item.changes:
+            continue
+        paper = item.paper
+        provenance = dict(paper.provenance or {})
+        for change in item.changes:
+            provenance[change.field] = {"source": change.source, "fetched_at": fetched_at}
+            if change.field in SCALAR_FIELDS:
+                setattr(paper, change.field, change.new)
+                fields.add(change.field)
+            elif change.field == "authors":
+                gone_authors += _replace_authors(
+                    paper, change.new, author_updates, new_rows[PaperAuthor]
                 )
-                for order, a in enumerate(change.new)
-            )
-        elif change.field == "affiliations":
-            PaperAffiliation.objects.filter(paper=paper).delete()
-            PaperAffiliation.objects.bulk_create(
-                PaperAffiliation(paper=paper, sort_order=order, name=name[:300])
-                for order, name in enumerate(change.new)
-            )
-        elif change.field == "links":
-            PaperLink.objects.filter(paper=paper).delete()
-            PaperLink.objects.bulk_create(
-                PaperLink(
-                    paper=paper, sort_order=order, label=link["label"][:100], url=link["url"][:1000]
+            elif change.field == "affiliations":
+                current = [a.name for a in paper.affiliations.all()]
+                new_rows[PaperAffiliation] += _replace_rows(
+                    PaperAffiliation, paper, current, change.new, _affiliation
                 )
-                for order, link in enumerate(change.new)
-            )
-    paper.provenance = provenance
-    paper.save(update_fields=[*paper_fields, "provenance", "updated_at"])
+            elif change.field == "links":
+                current = [{"label": link.label, "url": link.url} for link in paper.links.all()]
+                new_rows[PaperLink] += _replace_rows(PaperLink, paper, current, change.new, _link)
+        paper.provenance = provenance
+        paper.updated_at = now
+        papers.append(paper)
+        if INDEXED_FIELDS & {c.field for c in item.changes}:
+            reindex.append(paper)
+    if not papers:
+        return
+    Paper.objects.bulk_update(papers, sorted(fields))
+    if gone_authors:
+        PaperAuthor.objects.filter(pk__in=gone_authors).delete()
+    PaperAuthor.objects.bulk_update(
+        author_updates, ["sort_order", "name", "given", "family", "orcid", "affiliations"]
+    )
+    for model, rows in new_rows.items():
+        model.objects.bulk_create(rows)
+    for paper in reindex:
+        insert_or_update_object(paper)
     if run is not None:
         PaperChange.objects.bulk_create(
-            PaperChange(run=run, paper=paper, field=c.field, source=c.source, old=c.old, new=c.new)
-            for c in changes
+            PaperChange(
+                run=run, paper=item.paper, field=c.field, source=c.source, old=c.old, new=c.new
+            )
+            for item in items
+            for c in item.changes
             if c.old != c.new
         )
+    bump_content_version()
 
 
-def _doi_taken(paper: Paper, changes: list[FieldChange]) -> str:
-    doi = next((c.new for c in changes if c.field == "doi"), "")
-    if doi and Paper.objects.filter(doi=doi).exclude(pk=paper.pk).exists():
-        return doi
-    return ""
+def _settle_state(state: PaperSyncState, item: _Planned, run: SyncRun | None, now) -> None:
+    state.in_flight = False
+    state.run = run
+    state.last_synced_at = now
+    if item.errors:
+        state.failed_attempts += 1
+        state.last_error = "; ".join(f"{s}: {m}" for s, m in item.errors.items())[:2000]
+        delay = sync_setting("SYNC_RETRY_BASE_DELAY") * 2 ** (state.failed_attempts - 1)
+        state.not_before = now + timedelta(seconds=min(delay, 7 * 24 * 3600))
+        if not item.retry_later:
+            state.not_before = None  # a permanent fault: waiting will not fix it
+    else:
+        state.failed_attempts, state.last_error, state.not_before = 0, "", None
+
+
+def _write_chunk(items: list[_Planned], run: SyncRun | None, fetched_at: str) -> set[int]:
+    """Some papers' content and state in one transaction; the ids written (not those another
+    worker did already)."""
+    pks = [item.paper.pk for item in items]
+    with transaction.atomic():
+        states = {
+            state.paper_id: state
+            for state in PaperSyncState.objects.select_for_update().filter(paper_id__in=pks)
+        }
+        missing = [PaperSyncState(paper_id=pk) for pk in pks if pk not in states]
+        for state in PaperSyncState.objects.bulk_create(missing):
+            states[state.paper_id] = state
+        owed = [
+            item
+            for item in items
+            if run is None
+            or (states[item.paper.pk].run_id == run.pk and states[item.paper.pk].in_flight)
+        ]
+        apply_changes(items=owed, run=run, fetched_at=fetched_at)
+        now = timezone.now()
+        for item in owed:
+            _settle_state(states[item.paper.pk], item, run, now)
+        PaperSyncState.objects.bulk_update(
+            [states[item.paper.pk] for item in owed],
+            ["in_flight", "run", "last_synced_at", "failed_attempts", "last_error", "not_before"],
+        )
+    return {item.paper.pk for item in owed}
+
+
+def _write(items: list[_Planned], run: SyncRun | None, fetched_at: str) -> set[int]:
+    """Write a chunk; if a constraint fails (a DOI taken meanwhile), paper by paper instead."""
+    try:
+        return _write_chunk(items, run, fetched_at)
+    except IntegrityError:
+        if len(items) > 1:
+            return set().union(*(_write([item], run, fetched_at) for item in items))
+    item = items[0]
+    item.paper.refresh_from_db()  # the failed transaction left the instance half-changed
+    item.changes = [c for c in item.changes if c.field != "doi"]
+    item.errors["doi"] = "could not write the DOI: another paper took it meanwhile"
+    return _write_chunk([item], run, fetched_at)
 
 
 def sync_batch(
@@ -191,11 +291,13 @@ def sync_batch(
     source_names: list[str] | None = None,
     dry_run: bool = False,
     progress: Progress | None = None,
+    scope: str = "",
 ) -> BatchOutcome:
-    """Sync some papers: fetch from every source, then write each paper in its own transaction.
+    """Sync some papers: ask every source, then write the papers a chunk per transaction.
 
     With a run, only papers the run still owes (`in_flight`) are synced, so a redelivered batch
-    never syncs a paper twice.
+    never syncs a paper twice, and listings are shared by the run's batches (`scope` does the
+    same for a dry run, which has no run).
     """
     outcome = BatchOutcome()
     ids = list(paper_ids)
@@ -208,62 +310,43 @@ def sync_batch(
     papers = list(Paper.objects.filter(pk__in=ids).prefetch_related(*PAPER_PREFETCH))
     if not papers:
         return outcome
-    records, errors, retry_later, outcome.requests = fetch_records(papers, source_names)
+    fetched = fetch_records(
+        map(paper_query, papers),
+        source_names,
+        listing_scope=listing_scope(run) if run is not None else scope,
+    )
+    outcome.requests = fetched.requests
     fetched_at = timezone.now().isoformat(timespec="seconds")
+    planned = []
     for paper in papers:
-        paper_records, paper_errors = records[paper.pk], errors[paper.pk]
-        _unsafe_records(paper_records, paper_errors)
-        if paper_records:
+        records, errors = fetched.records[paper.pk], fetched.errors[paper.pk]
+        _unsafe_records(records, errors)
+        if records:
             outcome.matched += 1
         changes = plan_changes(
             paper_snapshot(paper),
-            paper_records,
+            records,
             locked=set(paper.locked_fields or []),
-            unavailable=set(paper_errors),
+            unavailable=set(errors),
         )
-        taken = _doi_taken(paper, changes)
-        if taken:
-            changes = [c for c in changes if c.field != "doi"]
-            paper_errors["doi"] = f"DOI {taken} already belongs to another paper"
-        outcome.plans[paper.pk] = changes
-        for source, message in paper_errors.items():
-            outcome.errors.append({"paper": paper.pk, "source": source, "message": message})
-        written = dry_run or _write_paper(
-            paper, changes, run, fetched_at, paper_errors, paper.pk in retry_later
-        )
-        if written:
-            outcome.fields += len(changes)
-            outcome.changed += bool(changes)
-        else:
-            outcome.skipped += 1
+        planned.append(_Planned(paper, changes, errors, paper.pk in fetched.retry_later))
+    _refuse_taken_dois(planned)
+    for chunk in chunks(planned, sync_setting("SYNC_WRITE_CHUNK")):
+        written = {item.paper.pk for item in chunk} if dry_run else _write(chunk, run, fetched_at)
+        for item in chunk:
+            outcome.plans[item.paper.pk] = item.changes
+            for source, message in item.errors.items():
+                outcome.errors.append(
+                    {"paper": item.paper.pk, "source": source, "message": message}
+                )
+            if item.paper.pk in written:
+                outcome.fields += len(item.changes)
+                outcome.changed += bool(item.changes)
+            else:
+                outcome.skipped += 1
         if progress:
-            progress(1)
+            progress(len(chunk))
     return outcome
-
-
-def _write_paper(paper, changes, run, fetched_at, paper_errors, retry_later) -> bool:
-    """One paper's content and state in one transaction; False if another worker did it."""
-    with transaction.atomic():
-        state, _ = PaperSyncState.objects.select_for_update().get_or_create(paper=paper)
-        if run is not None and not (state.run_id == run.pk and state.in_flight):
-            return False
-        if changes:
-            apply_changes(paper=paper, changes=changes, run=run, fetched_at=fetched_at)
-        now = timezone.now()
-        state.in_flight = False
-        state.run = run
-        state.last_synced_at = now
-        if paper_errors:
-            state.failed_attempts += 1
-            state.last_error = "; ".join(f"{s}: {m}" for s, m in paper_errors.items())[:2000]
-            delay = sync_setting("SYNC_RETRY_BASE_DELAY") * 2 ** (state.failed_attempts - 1)
-            state.not_before = now + timedelta(seconds=min(delay, 7 * 24 * 3600))
-            if not retry_later:
-                state.not_before = None  # a permanent fault: waiting will not fix it
-        else:
-            state.failed_attempts, state.last_error, state.not_before = 0, "", None
-        state.save()
-    return True
 
 
 # -- runs ------------------------------------------------------------------------------------
@@ -330,7 +413,7 @@ def run_record(run: SyncRun, outcome: BatchOutcome) -> None:
             papers_changed=F("papers_changed") + outcome.changed,
             fields_changed=F("fields_changed") + outcome.fields,
             requests=dict(requests),
-            errors=(locked.errors or []) + outcome.errors[:500],
+            errors=((locked.errors or []) + outcome.errors)[:MAX_RUN_ERRORS],
             heartbeat_at=timezone.now(),
         )
 

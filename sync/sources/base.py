@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,7 @@ from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
 from ..conf import sync_setting
+from ..listings import listing_is_shared, shared_listing
 from ..politeness import RateLimit, breaker_for, rate_limit_for
 
 
@@ -102,13 +103,19 @@ class _PoliteRetry(Retry):
 
 
 class Source:
-    """A bibliographic source. Subclasses implement `fetch` (and may batch inside it)."""
+    """A bibliographic source. Subclasses implement `fetch` (and may batch inside it).
+
+    `listing_scope` names the run a source works for: listings (a proceedings' table of
+    contents) are then fetched once per run and shared by all its batches; without one, each
+    `fetch` asks afresh.
+    """
 
     label = ""
 
-    def __init__(self, *, name: str, options: dict[str, Any]):
+    def __init__(self, *, name: str, options: dict[str, Any], listing_scope: str = ""):
         self.name = name
         self.options = options
+        self.listing_scope = listing_scope
         self.base_url = options.get("base_url", "").rstrip("/")
         self.requests_made = 0
         self.rate_limit = rate_limit_for(name)
@@ -117,6 +124,19 @@ class Source:
 
     def fetch(self, queries: list[PaperQuery]) -> FetchResult:
         raise NotImplementedError
+
+    def listing(self, name: str, fetch: Callable[[], list[PaperRecord]]) -> list[PaperRecord]:
+        """The records of listing `name`, fetched once per run when the source has a scope."""
+        if not self.listing_scope:
+            return fetch()
+        return shared_listing(self._listing_key(name), fetch)
+
+    def has_listing(self, name: str) -> bool:
+        """Whether another batch of this run already fetched listing `name`."""
+        return bool(self.listing_scope) and listing_is_shared(self._listing_key(name))
+
+    def _listing_key(self, name: str) -> str:
+        return f"{self.listing_scope}:{self.name}:{name}"
 
     # -- HTTP ----------------------------------------------------------------------------------
 

@@ -25,7 +25,9 @@ from ..text import (
 from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, chunks
 
 WORKS_PATH = "/works"
-DOI_BATCH = 20  # DOIs per filter request: keeps the URL short and the answer under one page
+# DOIs per filter request: Crossref asks for "between 5 and 20 queries" per batched lookup, and
+# its request line is capped at 4 KB (about 100 DOIs); answers come in one page (`rows`).
+DOI_BATCH = 20
 SELECT = "DOI,title,author,abstract,issued,published,type,subtype,URL,container-title"
 
 

@@ -12,7 +12,7 @@ from collections import defaultdict
 from typing import Any
 
 from ..conf import sync_setting
-from ..matching import best_match
+from ..matching import RecordIndex
 from ..text import bare_doi, clean_person_name, clean_title
 from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, as_list
 
@@ -28,11 +28,11 @@ class DblpSource(Source):
         return f"toc:db/{stream.format(year=year)}.bht:" if stream else None
 
     def table_of_contents(self, venue: str, year: int) -> list[PaperRecord]:
-        """Every paper DBLP lists in the proceedings of `venue` `year`."""
+        """Every paper DBLP lists in the proceedings of `venue` `year` (once per run)."""
         query = self.toc_query(venue, year)
         if query is None:
             raise SourceError(f"dblp: no table of contents known for venue {venue!r}")
-        return self._search(query, MAX_HITS)
+        return self.listing(query, lambda: self._search(query))
 
     def fetch(self, queries: list[PaperQuery]) -> FetchResult:
         result = FetchResult()
@@ -48,20 +48,30 @@ class DblpSource(Source):
                     if error.retry_later:
                         result.retry_later.add(query.paper_id)
                 continue
-            by_key = {record.ids.get("dblp_key"): record for record in records}
+            index = RecordIndex(records)
             for query in group:
-                record = by_key.get(query.ids.get("dblp_key")) or best_match(query, records)
+                record = index.find(query)
                 if record is not None:
                     result.records[query.paper_id] = record
         return result
 
-    def _search(self, q: str, hits: int) -> list[PaperRecord]:
-        data = self.get_json(SEARCH_PATH, params={"q": q, "format": "json", "h": hits})
-        try:
-            hit_list = as_list(data["result"]["hits"].get("hit"))
-        except (KeyError, TypeError, AttributeError) as error:
-            raise SourceError(f"dblp: unexpected response shape ({error})") from error
-        return [record for hit in hit_list if (record := self.parse_hit(hit)) is not None]
+    def _search(self, q: str) -> list[PaperRecord]:
+        """Every hit for `q`, a page of at most MAX_HITS (the API's ceiling) at a time."""
+        records: list[PaperRecord] = []
+        first = 0
+        while True:
+            params = {"q": q, "format": "json", "h": MAX_HITS, "f": first}
+            data = self.get_json(SEARCH_PATH, params=params)
+            try:
+                hits = data["result"]["hits"]
+                hit_list = as_list(hits.get("hit"))
+                total = int(hits.get("@total", len(hit_list)))
+            except (KeyError, TypeError, AttributeError, ValueError) as error:
+                raise SourceError(f"dblp: unexpected response shape ({error})") from error
+            records += [record for hit in hit_list if (record := self.parse_hit(hit)) is not None]
+            first += len(hit_list)
+            if not hit_list or first >= total:
+                return records
 
     def parse_hit(self, hit: dict[str, Any]) -> PaperRecord | None:
         info = hit.get("info") if isinstance(hit, dict) else None

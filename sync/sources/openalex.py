@@ -1,23 +1,33 @@
 """OpenAlex: authors linked to institutions, arXiv ids, open-access links.
 
 API: https://docs.openalex.org/api-entities/works (`/works?filter=doi:A|B` ORs up to 50 values;
-`search=` for titles), `api_key`/`mailto` parameters. Quirks handled: abstracts come only as an
+`filter=title.search:"a" OR "b"` finds titles, boolean search working in search filters too),
+`api_key`/`mailto` parameters. Quirks handled: abstracts come only as an
 `abstract_inverted_index` (word -> positions); ids and DOIs are URLs; preprints are type
 `preprint`.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
 
-from ..matching import best_match
+from ..matching import RecordIndex
 from ..text import bare_doi, bare_orcid, clean_person_name, clean_text, clean_title
 from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, chunks
 
 WORKS_PATH = "/works"
 DOI_BATCH = 50  # OpenAlex's limit for OR-ed filter values
+# Titles ORed into one title search while the filter stays this long URL-encoded: OpenAlex
+# refuses request URLs over about 4 KB. Each search costs ten times a list call in credits.
+TITLE_FILTER_BUDGET = 3000
+PER_PAGE = 200  # OpenAlex's largest page
+MAX_PAGES = 5
+_WORD = re.compile(r"[^\W_]+")
 SELECT = (
     "id,doi,title,display_name,publication_year,type,authorships,abstract_inverted_index,"
     "ids,primary_location,locations"
@@ -56,26 +66,45 @@ class OpenAlexSource(Source):
                 select=SELECT,
             )
             self._collect(result, batch, params)
-        for query in queries:
-            # A title search costs a request per paper: only for papers DBLP has placed (so
-            # they are published) that have no DOI, as USENIX papers.
-            if query.doi or not query.ids.get("dblp_key"):
-                continue
+        # Title searches only for papers DBLP has placed (so they are published) that have no
+        # DOI, as USENIX papers; many titles go in one boolean search.
+        placed = [q for q in queries if not q.doi and q.ids.get("dblp_key")]
+        for batch in self._title_batches(placed):
+            low = min(q.year for q in batch) - 1
+            high = max(q.year for q in batch) + 1
+            titles = " OR ".join(f'"{_phrase(q.title)}"' for q in batch)
             params = self._params(
-                search=query.title,
-                filter=f"publication_year:{query.year - 1}-{query.year + 1}",
-                **{"per-page": 5},
+                filter=f"title.search:{titles},publication_year:{low}-{high}",
+                **{"per-page": PER_PAGE},
                 select=SELECT,
             )
-            self._collect(result, [query], params)
+            self._collect(result, batch, params)
         return result
+
+    @staticmethod
+    def _title_batches(queries: list[PaperQuery]) -> Iterator[list[PaperQuery]]:
+        batch: list[PaperQuery] = []
+        length = 0
+        for query in queries:
+            size = len(quote(f' OR "{_phrase(query.title)}"'))
+            if batch and length + size > TITLE_FILTER_BUDGET:
+                yield batch
+                batch, length = [], 0
+            batch.append(query)
+            length += size
+        if batch:
+            yield batch
 
     def _collect(self, result: FetchResult, batch: list[PaperQuery], params: dict) -> None:
         try:
-            data = self.get_json(WORKS_PATH, params=params)
-            works = data["results"]
-            if not isinstance(works, list):
-                raise TypeError("results is not a list")
+            works: list = []
+            for page in range(1, MAX_PAGES + 1):
+                data = self.get_json(WORKS_PATH, params={**params, "page": page})
+                if not isinstance(data["results"], list):
+                    raise TypeError("results is not a list")
+                works += data["results"]
+                if len(works) >= data["meta"]["count"] or not data["results"]:
+                    break
         except SourceError as error:
             for query in batch:
                 result.errors[query.paper_id] = str(error)
@@ -86,9 +115,9 @@ class OpenAlexSource(Source):
             for query in batch:
                 result.errors[query.paper_id] = f"openalex: unexpected response shape ({error})"
             return
-        records = [record for work in works if (record := self.parse_work(work)) is not None]
+        index = RecordIndex(record for work in works if (record := self.parse_work(work)))
         for query in batch:
-            record = best_match(query, records)
+            record = index.find(query)
             if record is not None:
                 result.records[query.paper_id] = record
 
@@ -143,3 +172,8 @@ class OpenAlexSource(Source):
             links=links,
             is_preprint=work.get("type") == "preprint",
         )
+
+
+def _phrase(title: str) -> str:
+    """A title as a quoted-phrase search: its words only (no quotes, commas or operators)."""
+    return " ".join(_WORD.findall(clean_title(title).casefold()))

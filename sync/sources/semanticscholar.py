@@ -1,20 +1,26 @@
 """Semantic Scholar: abstracts, arXiv and DBLP ids, and a title matcher for papers without DOI.
 
 API: https://api.semanticscholar.org/api-docs/graph (`POST /graph/v1/paper/batch` with up to 500
-ids, `GET /graph/v1/paper/search/match`), `x-api-key` header. Quirks handled: the batch answer has
-`null` where an id is unknown; search/match answers 404 when nothing matches.
+ids, `GET /graph/v1/paper/search/match`, `GET /graph/v1/paper/search/bulk` whose text query is
+optional: filtered by `venue` and `year` it lists up to 1,000 papers a call, with a continuation
+`token`), `x-api-key` header. Quirks handled: the batch answer has `null` where an id is unknown;
+search/match answers 404 when nothing matches.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
-from ..matching import best_match
+from ..conf import sync_setting
+from ..matching import RecordIndex, best_match
 from ..text import bare_doi, clean_person_name, clean_text, clean_title
 from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, chunks
 
 BATCH_PATH = "/graph/v1/paper/batch"
 MATCH_PATH = "/graph/v1/paper/search/match"
+BULK_PATH = "/graph/v1/paper/search/bulk"
+MAX_BULK_PAGES = 10
 BATCH_SIZE = 500
 FIELDS = "paperId,externalIds,url,title,venue,year,authors,abstract,publicationTypes,openAccessPdf"
 
@@ -53,24 +59,69 @@ class SemanticScholarSource(Source):
                 record = self.parse_paper(paper)  # None for the `null` of an unknown id
                 if record is not None and (record.doi == query.doi or best_match(query, [record])):
                     result.records[query.paper_id] = record
+        venues = sync_setting("SYNC_SEMANTIC_SCHOLAR_VENUES")
+        by_year: dict[tuple[str, int], list[PaperQuery]] = defaultdict(list)
         for query in queries:
-            if self._lookup_id(query):
-                continue
-            try:
-                data = self.get_json(
-                    MATCH_PATH,
-                    params={"query": query.title, "fields": FIELDS},
-                    headers=self._headers(),
-                    missing_ok=True,
-                )
-                papers = (data or {}).get("data") or []
-            except (SourceError, AttributeError) as error:
-                self._fail(result, [query], error)
-                continue
-            record = best_match(query, filter(None, map(self.parse_paper, papers)))
+            if not self._lookup_id(query):
+                by_year[(query.venue, query.year)].append(query)
+        for (venue, year), group in by_year.items():
+            name = f"{venue}:{year}"
+            if venue in venues and (
+                len(group) >= sync_setting("SYNC_LISTING_MIN_PAPERS") or self.has_listing(name)
+            ):
+                self._from_listing(result, group, name, venues[venue], year)
+            else:
+                for query in group:
+                    self._match(result, query)
+        return result
+
+    def _from_listing(
+        self, result: FetchResult, group: list[PaperQuery], name: str, venue: str, year: int
+    ) -> None:
+        """Find `group` among the venue's papers of `year` (one listing per run)."""
+        try:
+            index = RecordIndex(self.listing(name, lambda: self._bulk(venue, year)))
+        except SourceError as error:
+            self._fail(result, group, error)
+            return
+        for query in group:
+            record = index.find(query)
             if record is not None:
                 result.records[query.paper_id] = record
-        return result
+
+    def _bulk(self, venue: str, year: int) -> list[PaperRecord]:
+        params = {"venue": venue, "year": str(year), "fields": FIELDS}
+        records: list[PaperRecord] = []
+        for _page in range(MAX_BULK_PAGES):
+            data = self.get_json(BULK_PATH, params=params, headers=self._headers())
+            try:
+                papers = data["data"]
+                token = data.get("token")
+            except (KeyError, TypeError, AttributeError) as error:
+                raise SourceError(
+                    f"semanticscholar: unexpected response shape ({error})"
+                ) from error
+            records += filter(None, map(self.parse_paper, papers or []))
+            if not token:
+                break
+            params = {**params, "token": token}
+        return records
+
+    def _match(self, result: FetchResult, query: PaperQuery) -> None:
+        try:
+            data = self.get_json(
+                MATCH_PATH,
+                params={"query": query.title, "fields": FIELDS},
+                headers=self._headers(),
+                missing_ok=True,
+            )
+            papers = (data or {}).get("data") or []
+        except (SourceError, AttributeError) as error:
+            self._fail(result, [query], error)
+            return
+        record = best_match(query, filter(None, map(self.parse_paper, papers)))
+        if record is not None:
+            result.records[query.paper_id] = record
 
     @staticmethod
     def _fail(result: FetchResult, batch: list[PaperQuery], error: Exception) -> None:

@@ -6,8 +6,9 @@ import pytest
 
 from sync.politeness import _memory_storage, reset_breakers, reset_pauses
 from sync.sources import dummy
+from sync.standin import SOURCES, Upstream
 
-from .upstream import SOURCES, Upstream
+from .recorded import recorded_catalog
 
 
 def sources_setting(upstream: Upstream) -> dict:
@@ -26,7 +27,7 @@ def upstream(settings):
     _memory_storage.reset()
     reset_breakers()
     reset_pauses()
-    with Upstream() as server:
+    with Upstream(recorded_catalog()) as server:
         settings.SYNC_SOURCES = sources_setting(server)
         yield server
     reset_breakers()

@@ -7,8 +7,9 @@ from sync import services, tasks
 from sync.models import PaperSyncState, SyncRun
 from sync.politeness import breaker_for
 from sync.services import paper_snapshot
+from sync.standin import Canned
 
-from .upstream import FIXTURES, Canned
+from .recorded import FIXTURES
 
 pytestmark = pytest.mark.django_db
 

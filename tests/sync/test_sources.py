@@ -1,6 +1,7 @@
 """Each source client against its recorded responses, quirks included (HTTP via `responses`)."""
 
 import json
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import responses
@@ -10,7 +11,7 @@ from sync.sources import get_sources
 from sync.sources.base import PaperQuery
 from sync.sources.openalex import abstract_from_inverted_index
 
-from .upstream import FIXTURES, load
+from .recorded import FIXTURES, load
 
 BYTESCALE = PaperQuery(
     paper_id=1,
@@ -117,7 +118,9 @@ def test_openalex_rebuilds_inverted_abstracts_and_ignores_preprints():
     assert openalex.fetch([SWING]).records == {}  # not placed by DBLP: no costly title search
     assert openalex.requests_made == 0
     record = openalex.fetch([placed]).records[3]
-    assert "search=Swing" in responses.calls[0].request.url
+    sent = parse_qs(urlsplit(responses.calls[0].request.url).query)["filter"][0]
+    phrase = '"swing short cutting rings for higher bandwidth allreduce"'
+    assert sent.startswith(f"title.search:{phrase}")  # one boolean title search
     assert record.ids["openalex_id"] == "W4396000002"  # the NSDI paper, not the arXiv preprint
     assert record.abstract == "Allreduce is a bandwidth-bound collective."
     assert record.authors[0].orcid == "0000-0002-4456-7890"

@@ -27,8 +27,9 @@ from wagtail.models import Locale, Page
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
 from sync.models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
+from sync.standin import SOURCES, Canned, Upstream
 
-from .upstream import FIXTURES, SOURCES, Canned, Upstream
+from .recorded import FIXTURES, recorded_catalog
 
 pytestmark = pytest.mark.integration
 
@@ -198,7 +199,7 @@ class Workers:
 @pytest.fixture
 def workers(committed_seed, broker, tmp_path):
     producer, queue = broker
-    with Upstream() as upstream:
+    with Upstream(recorded_catalog()) as upstream:
         pool = Workers(upstream, queue, tmp_path)
         try:
             yield pool, producer

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from tqdm import tqdm
@@ -12,6 +14,8 @@ from sync.conf import sync_setting
 from sync.models import SyncRun
 from sync.services import BatchOutcome
 from sync.sources import get_sources
+
+ERRORS_SHOWN = 20
 
 
 class Command(BaseCommand):
@@ -40,6 +44,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, paper, source, dry_run, enqueue, **options):
+        self.error_count = 0
         try:
             get_sources(source or None)
         except ValueError as error:
@@ -65,6 +70,8 @@ class Command(BaseCommand):
                 raise CommandError(_("Another sync of all papers is running."))
         total = BatchOutcome()
         size = sync_setting("SYNC_BATCH_SIZE")
+        scope = f"command-{uuid.uuid4().hex}"  # a dry run has no run to share listings under
+        verbose = options["verbosity"] > 1 or dry_run
         with tqdm(
             total=len(paper_ids),
             unit=_("paper"),
@@ -78,13 +85,14 @@ class Command(BaseCommand):
                     source_names=source or None,
                     dry_run=dry_run,
                     progress=bar.update,
+                    scope=scope,
                 )
                 if run is not None:
                     services.run_record(run, outcome)
-                self._add(total, outcome)
+                self._add(total, outcome, verbose=verbose)
         if run is not None:
             services.run_finish_if_done(run)
-        self._summary(total, len(paper_ids), dry_run, verbose=options["verbosity"] > 1)
+        self._summary(total, len(paper_ids), dry_run)
 
     def _paper_ids(self, short_names: list[str]) -> list[int]:
         if not short_names:
@@ -101,16 +109,22 @@ class Command(BaseCommand):
             )
         return list(dict.fromkeys(found[name] for name in short_names))
 
-    @staticmethod
-    def _add(total: BatchOutcome, outcome: BatchOutcome) -> None:
+    def _add(self, total: BatchOutcome, outcome: BatchOutcome, *, verbose: bool) -> None:
+        """Sum a batch into the totals; its plans are printed now rather than kept (a sync of
+        thousands of papers would otherwise hold every paper's authors twice)."""
         total.matched += outcome.matched
         total.changed += outcome.changed
         total.fields += outcome.fields
+        total.skipped += outcome.skipped
         total.requests.update(outcome.requests)
-        total.errors += outcome.errors
-        total.plans.update(outcome.plans)
+        total.errors += outcome.errors[: max(0, ERRORS_SHOWN - len(total.errors))]
+        self.error_count += len(outcome.errors)
+        if verbose:
+            for paper_id, changes in outcome.plans.items():
+                for change in changes:
+                    self.stdout.write(f"  paper {paper_id}: {change.field} <- {change.source}")
 
-    def _summary(self, total: BatchOutcome, papers: int, dry_run: bool, verbose: bool) -> None:
+    def _summary(self, total: BatchOutcome, papers: int, dry_run: bool) -> None:
         rows = [
             (_("papers"), papers),
             (_("papers matched"), total.matched),
@@ -120,14 +134,10 @@ class Command(BaseCommand):
                 (_("requests to %(source)s") % {"source": name}, count)
                 for name, count in sorted(total.requests.items())
             ),
-            (_("errors"), len(total.errors)),
+            (_("errors"), self.error_count),
         ]
         width = max(len(label) for label, _value in rows)
         for label, value in rows:
             self.stdout.write(f"{label:<{width}}  {value:>6}")
-        if verbose or dry_run:
-            for paper_id, changes in total.plans.items():
-                for change in changes:
-                    self.stdout.write(f"  paper {paper_id}: {change.field} <- {change.source}")
-        for error in total.errors[:20]:
+        for error in total.errors:
             self.stderr.write(f"  paper {error['paper']}, {error['source']}: {error['message']}")

@@ -1,0 +1,149 @@
+"""The stand-in's HTTP side: one local server for the four sources, a request log, and faults.
+
+Each source answers under its own path prefix (`http://127.0.0.1:PORT/<source>` is the base URL
+a client is pointed at). Every request is logged with its arrival time; a test can queue canned
+faults per source, slow a source down, or rewrite answers, and the benchmark sets a latency for
+every request.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+from .apis import HANDLERS
+from .catalog import Catalog
+
+SOURCES = ("dblp", "crossref", "openalex", "semanticscholar")
+
+
+@dataclass
+class Canned:
+    status: int = 200
+    body: bytes = b""
+    content_type: str = "application/json"
+    headers: dict | None = None
+    delay: float = 0.0
+
+
+@dataclass
+class Logged:
+    source: str
+    method: str
+    path: str
+    query: dict
+    at: float  # time.time() on arrival
+    fault: int = 0  # the status of the canned fault served, if one was
+
+
+class Upstream:
+    """A threaded server on 127.0.0.1 answering from `catalog`; use it as a context manager."""
+
+    def __init__(self, catalog: Catalog, *, latency: float = 0.0):
+        self.catalog = catalog
+        self.latency = latency  # seconds before every answer, as a distant server would take
+        self.log: list[Logged] = []
+        self.faults: dict[str, deque[Canned]] = defaultdict(deque)
+        self.transform: Callable[[str, object], object] | None = None  # (source, data) -> data
+        self.slow: dict[str, float] = {}  # extra seconds before each answer, per source
+        self._lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    # -- control -------------------------------------------------------------------------------
+
+    def __enter__(self) -> Upstream:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def url(self, source: str) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/{source}"
+
+    def fail_next(self, source: str, *canned: Canned) -> None:
+        self.faults[source].extend(canned)
+
+    def requests_to(self, source: str) -> list[Logged]:
+        with self._lock:
+            return [entry for entry in self.log if entry.source == source]
+
+    def busiest_second(self, source: str) -> int:
+        """Most requests to `source` that arrived within any one second (a sliding window)."""
+        times = sorted(entry.at for entry in self.requests_to(source))
+        best = start = 0
+        for end, moment in enumerate(times):
+            while moment - times[start] >= 1.0:
+                start += 1
+            best = max(best, end - start + 1)
+        return best
+
+    # -- answers -------------------------------------------------------------------------------
+
+    def answer(self, source: str, method: str, path: str, query: dict, body: bytes) -> Canned:
+        handler = HANDLERS.get(source)
+        if handler is None:
+            return Canned(404, b'{"error": "no such source"}')
+        status, data = handler(self.catalog, method, path, query, body)
+        if self.transform is not None and status == 200:
+            data = self.transform(source, json.loads(json.dumps(data)))  # a copy to rewrite
+        return Canned(status=status, body=json.dumps(data).encode(), delay=self.slow.get(source, 0))
+
+    def _handler(self):
+        upstream = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, as the real APIs allow
+            disable_nagle_algorithm = True  # headers and body go out at once, no 40 ms stall
+
+            def log_message(self, *args):  # keep test and benchmark output quiet
+                return
+
+            def _serve(self, method: str):
+                parts = urlsplit(self.path)
+                source, _, rest = parts.path.lstrip("/").partition("/")
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                query = parse_qs(parts.query)
+                with upstream._lock:
+                    fault = upstream.faults[source].popleft() if upstream.faults[source] else None
+                    upstream.log.append(
+                        Logged(
+                            source,
+                            method,
+                            "/" + rest,
+                            query,
+                            time.time(),
+                            fault.status if fault else 0,
+                        )
+                    )
+                canned = fault or upstream.answer(source, method, "/" + rest, query, body)
+                if upstream.latency or canned.delay:
+                    time.sleep(upstream.latency + canned.delay)
+                try:
+                    self.send_response(canned.status)
+                    self.send_header("Content-Type", canned.content_type)
+                    self.send_header("Content-Length", str(len(canned.body)))
+                    for name, value in (canned.headers or {}).items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(canned.body)
+                except (BrokenPipeError, ConnectionResetError):
+                    self.close_connection = True  # the client timed out first, as a test wanted
+
+            def do_GET(self):
+                self._serve("GET")
+
+            def do_POST(self):
+                self._serve("POST")
+
+        return Handler

@@ -1,0 +1,43 @@
+"""The recorded responses in tests/fixtures/ as the stand-in upstream's catalog."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sync.standin import Catalog
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def load(relative: str):
+    return json.loads((FIXTURES / relative).read_text(encoding="utf-8"))
+
+
+def _hits(relative: str) -> list[dict]:
+    hits = load(relative)["result"]["hits"].get("hit", [])
+    return hits if isinstance(hits, list) else [hits]
+
+
+def recorded_catalog() -> Catalog:
+    """Every recorded record once: DBLP tables of contents by stream, the other sources' works."""
+    dblp = {
+        f"conf/{path.stem.removeprefix('toc_').rstrip('0123456789')}/"
+        f"{path.stem.removeprefix('toc_')}": _hits(f"dblp/{path.name}")
+        for path in sorted((FIXTURES / "dblp").glob("toc_*.json"))
+    }
+    in_tocs = {hit["info"]["key"] for hits in dblp.values() for hit in hits}
+    openalex = {
+        work["id"]: work
+        for name in ("works_by_doi", "search_swing")
+        for work in load(f"openalex/{name}.json")["results"]
+    }
+    s2 = [paper for paper in load("semanticscholar/batch.json") if paper]
+    s2 += load("semanticscholar/match_swing.json")["data"]
+    return Catalog(
+        dblp=dblp,
+        dblp_other=[h for h in _hits("dblp/search_swing.json") if h["info"]["key"] not in in_tocs],
+        crossref=load("crossref/works_sigcomm.json")["message"]["items"],
+        openalex=list(openalex.values()),
+        semanticscholar=[{k: v for k, v in p.items() if k != "matchScore"} for p in s2],
+    )
