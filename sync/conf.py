@@ -26,6 +26,8 @@ DEFAULTS = {
     "SYNC_RETRIES": 4,  # per request, on 429/5xx/timeouts, with exponential backoff + jitter
     "SYNC_BACKOFF_FACTOR": 0.5,
     "SYNC_RETRY_AFTER_MAX": 120,  # a longer Retry-After makes the paper "retry later" instead
+    # Requests are spaced this much wider than the rate limits allow (see politeness.py).
+    "SYNC_RATE_SAFETY": 0.05,
     "SYNC_BREAKER_FAIL_MAX": 5,
     "SYNC_BREAKER_RESET_TIMEOUT": 300,
     # Papers per sync task; sources batch within it. Semantic Scholar's batch endpoint takes

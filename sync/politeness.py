@@ -1,43 +1,68 @@
 """Rate limits and circuit breakers per source, shared by every worker process.
 
-With a broker configured both live in Redis (the `limits` library's moving window, a Lua script,
-so no two processes can together exceed a source's limit; pybreaker's Redis storage for the
-breaker); without one they live in this process's memory, which is all an in-process sync needs.
+Requests to a source are spaced: one goes only once `period/amount` seconds (5/s: 200 ms) have
+passed since the last one any process let through, spaced `SYNC_RATE_SAFETY` wider so that a
+request held up between that check and the socket (a busy machine) cannot land in the same
+second as the ones after it: a source counts arrivals, not departures. With a broker configured
+the time of the last request lives in Redis and the check is a Lua script on Redis's own clock,
+so every worker process keeps one pace per source; without one it lives in this process's
+memory, which is all an in-process sync needs. The check comes right before each request, after
+any wait, so a process that was descheduled while waiting simply goes later and the ones after
+it are spaced from when it really went.
+
+Hand-rolled because the `limits` library, used before, stamps each hit with the caller's clock
+before the round trip to Redis (a process descheduled in between records a slot earlier than it
+uses it, and the source then sees six requests in a second at 5/s), and its Redis windows are
+whole seconds, which leaves no room for a margin. Circuit breakers: pybreaker, with its Redis
+storage when a broker is configured.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from functools import cache
 
 import pybreaker
 import redis
 from django.conf import settings
-from limits import parse
-from limits.storage import MemoryStorage, storage_from_string
-from limits.strategies import MovingWindowRateLimiter
 
 from .conf import rate_limits, sync_setting
 
-_memory_storage = MemoryStorage()
+PERIOD_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
-
-@cache
-def _limiter() -> MovingWindowRateLimiter:
-    if settings.REDIS_URL:
-        return MovingWindowRateLimiter(storage_from_string(settings.REDIS_URL))
-    return MovingWindowRateLimiter(_memory_storage)
-
+# Let one request through if `interval` microseconds passed since the last one; else return how
+# many microseconds are left. KEYS[1] holds the last one's time on Redis's clock.
+_PASS = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+local interval = tonumber(ARGV[1])
+local last = tonumber(redis.call('GET', KEYS[1]))
+if last and now < last + interval then
+    return last + interval - now
+end
+local ttl = math.ceil(interval / 1000) + 1000
+redis.call('SET', KEYS[1], string.format('%.0f', now), 'PX', string.format('%d', ttl))
+return 0
+"""
 
 _paused_until: dict[str, float] = {}
+_last_request: dict[str, float] = {}  # in-process pacing: monotonic time of the last request
+_pace_lock = threading.Lock()
+
+
+def slot_interval(limit: str, safety: float = 0.0) -> float:
+    """Seconds between two requests under `limit` ("5/second"), `safety` wider."""
+    amount, _, unit = limit.partition("/")
+    return PERIOD_SECONDS[unit] / int(amount) * (1 + safety)
 
 
 class RateLimit:
-    """Blocks until one more request to `source` fits in its window (and no pause is on)."""
+    """Blocks until one more request to `source` may go (and no pause is on)."""
 
     def __init__(self, source: str, limit: str | None):
         self.source = source
-        self.item = parse(limit) if limit else None
+        self.interval = slot_interval(limit, sync_setting("SYNC_RATE_SAFETY")) if limit else None
 
     def pause(self, seconds: float) -> None:
         """Hold every process's requests to the source, as a 429's Retry-After asks."""
@@ -48,24 +73,36 @@ class RateLimit:
                 _paused_until.get(self.source, 0), time.monotonic() + seconds
             )
 
+    def _pause_left(self) -> float:
+        if settings.REDIS_URL:
+            return _redis().pttl(f"sync:pause:{self.source}") / 1000
+        return _paused_until.get(self.source, 0) - time.monotonic()
+
     def _wait_for_pause(self) -> None:
-        while True:
-            if settings.REDIS_URL:
-                remaining = _redis().pttl(f"sync:pause:{self.source}") / 1000
-            else:
-                remaining = _paused_until.get(self.source, 0) - time.monotonic()
-            if remaining <= 0:
-                return
+        while (remaining := self._pause_left()) > 0:
             time.sleep(min(remaining, 1.0))
 
+    def _wait_left(self) -> float:
+        """0 if a request may go now (and it is counted as gone), else seconds to wait."""
+        if settings.REDIS_URL:
+            key = f"sync:pace:{self.source}"
+            return _pass_script()(keys=[key], args=[int(self.interval * 1e6)]) / 1e6
+        with _pace_lock:
+            now = time.monotonic()
+            left = _last_request.get(self.source, -self.interval) + self.interval - now
+            if left <= 0:
+                _last_request[self.source] = now
+            return max(left, 0.0)
+
     def acquire(self) -> None:
-        self._wait_for_pause()
-        if self.item is None:
-            return
-        limiter = _limiter()
-        while not limiter.hit(self.item, "sync", self.source):
-            stats = limiter.get_window_stats(self.item, "sync", self.source)
-            time.sleep(min(max(stats.reset_time - time.time(), 0.01), 1.0))
+        while True:
+            self._wait_for_pause()
+            if self.interval is None:
+                return
+            left = self._wait_left()
+            if left <= 0:
+                return
+            time.sleep(left)
 
 
 def rate_limit_for(source: str) -> RateLimit:
@@ -75,6 +112,11 @@ def rate_limit_for(source: str) -> RateLimit:
 @cache
 def _redis() -> redis.Redis:
     return redis.Redis.from_url(settings.REDIS_URL)
+
+
+@cache
+def _pass_script():
+    return _redis().register_script(_PASS)
 
 
 _breakers: dict[tuple[str, str], pybreaker.CircuitBreaker] = {}
@@ -100,6 +142,12 @@ def breaker_for(source: str) -> pybreaker.CircuitBreaker:
 
 def reset_pauses() -> None:
     _paused_until.clear()
+
+
+def reset_pacing() -> None:
+    """Forget in-process request times (tests: each starts with every source free)."""
+    with _pace_lock:
+        _last_request.clear()
 
 
 def reset_breakers() -> None:

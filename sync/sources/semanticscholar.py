@@ -20,6 +20,7 @@ from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, So
 BATCH_PATH = "/graph/v1/paper/batch"
 MATCH_PATH = "/graph/v1/paper/search/match"
 BULK_PATH = "/graph/v1/paper/search/bulk"
+BULK_PAGE = 1000  # papers per bulk-search call
 MAX_BULK_PAGES = 10
 BATCH_SIZE = 500
 FIELDS = "paperId,externalIds,url,title,venue,year,authors,abstract,publicationTypes,openAccessPdf"

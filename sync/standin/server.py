@@ -42,6 +42,17 @@ class Logged:
     fault: int = 0  # the status of the canned fault served, if one was
 
 
+def busiest_window(times: list[float], seconds: float = 1.0) -> int:
+    """Most of `times` within any window of `seconds` (sliding, not aligned to the clock)."""
+    times = sorted(times)
+    best = start = 0
+    for end, moment in enumerate(times):
+        while moment - times[start] >= seconds:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
 class Upstream:
     """A threaded server on 127.0.0.1 answering from `catalog`; use it as a context manager."""
 
@@ -78,14 +89,8 @@ class Upstream:
             return [entry for entry in self.log if entry.source == source]
 
     def busiest_second(self, source: str) -> int:
-        """Most requests to `source` that arrived within any one second (a sliding window)."""
-        times = sorted(entry.at for entry in self.requests_to(source))
-        best = start = 0
-        for end, moment in enumerate(times):
-            while moment - times[start] >= 1.0:
-                start += 1
-            best = max(best, end - start + 1)
-        return best
+        """Most requests to `source` that arrived within any one second."""
+        return busiest_window([entry.at for entry in self.requests_to(source)])
 
     # -- answers -------------------------------------------------------------------------------
 

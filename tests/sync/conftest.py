@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sync.politeness import _memory_storage, reset_breakers, reset_pauses
+from sync.politeness import reset_breakers, reset_pacing, reset_pauses
 from sync.sources import dummy
 from sync.standin import SOURCES, Upstream
 
@@ -24,7 +24,7 @@ def sources_setting(upstream: Upstream) -> dict:
 @pytest.fixture
 def upstream(settings):
     """A running local upstream; every source's base URL points at it."""
-    _memory_storage.reset()
+    reset_pacing()
     reset_breakers()
     reset_pauses()
     with Upstream(recorded_catalog()) as server:

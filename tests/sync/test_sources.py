@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import responses
 
-from sync.politeness import _memory_storage, reset_breakers, reset_pauses
+from sync.politeness import reset_breakers, reset_pacing, reset_pauses
 from sync.sources import get_sources
 from sync.sources.base import PaperQuery
 from sync.sources.openalex import abstract_from_inverted_index
@@ -37,7 +37,7 @@ SWING = PaperQuery(
 
 @pytest.fixture(autouse=True)
 def _fresh_politeness():
-    _memory_storage.reset()
+    reset_pacing()
     reset_breakers()
     reset_pauses()
     yield

@@ -110,7 +110,7 @@ def broker():
     """The Redis broker (it must answer), a fresh queue, and a producer app for it."""
     client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
     client.ping()  # fails the test loudly when Redis is down: .ci/run starts it
-    for pattern in ("sync:breaker:*", "sync:pause:*"):  # no state left by an earlier run
+    for pattern in ("sync:breaker:*", "sync:pause:*", "sync:pace:*"):  # nothing left from before
         for key in client.scan_iter(pattern):
             client.delete(key)
     producer = Celery("sync-tests", broker=REDIS_URL, backend=REDIS_URL)
