@@ -2,19 +2,24 @@
 
 Each source waits on its own rate limit (and the network), so asking them one after the other
 would make a batch take the sum of their times; asked side by side (a thread each: the work is
-waiting, not computing) it takes the slowest one's. The first configured source (DBLP) leads:
-a paper that lacks what the others look papers up by - a DOI where the venue registers them, or
-DBLP's placement in a proceedings, which gates title searches - goes to the others only after
-the lead has answered for it, with the DOI and ids the lead found (a DBLP DOI lets Crossref
-batch it). Every other paper goes to every source straight away.
+waiting, not computing) it takes the slowest one's. Answers come out per paper as soon as every
+source has answered for it, so the batch can write the first papers while the slowest source is
+still asking about the last ones.
+
+The first configured source (DBLP) leads: a paper that lacks what the others look papers up by
+- a DOI where the venue registers them, or DBLP's placement in a proceedings, which gates title
+searches - goes to the others only once the lead is done, with the DOI and ids the lead found
+(a DBLP DOI lets Crossref batch it). Every other paper goes to every source straight away.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import queue
+import threading
 from collections import Counter
-from collections.abc import Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 from .conf import sync_setting
 from .sources import get_sources
@@ -22,13 +27,13 @@ from .sources.base import FetchResult, PaperQuery, PaperRecord, Source, SourceEr
 
 
 @dataclasses.dataclass
-class Fetched:
-    """Records and errors per paper and source, for one batch."""
+class PaperAnswers:
+    """What every source said about one paper."""
 
-    records: dict[int, dict[str, PaperRecord]]
-    errors: dict[int, dict[str, str]]
-    retry_later: set[int]
-    requests: Counter
+    paper_id: int
+    records: dict[str, PaperRecord]
+    errors: dict[str, str]
+    retry_later: bool
 
 
 def learn(query: PaperQuery, record: PaperRecord) -> PaperQuery:
@@ -46,65 +51,122 @@ def needs_lead(query: PaperQuery) -> bool:
     return registers_dois or not query.ids.get("dblp_key")
 
 
-def _ask(source: Source, queries: list[PaperQuery]) -> FetchResult:
-    if not queries:
-        return FetchResult()
-    try:
-        return source.fetch(queries)
-    except SourceError as error:  # a source that fails as a whole fails only itself
-        result = FetchResult(errors={q.paper_id: str(error) for q in queries})
-        if error.retry_later:
-            result.retry_later = {q.paper_id for q in queries}
-        return result
+class Fetch:
+    """Start the sources on `queries`, then iterate to get each paper's answers when complete.
 
+    `close()` (also on leaving the iteration early) stops the sources after their current
+    request. `requests` counts what each source asked, once the iteration is over.
+    """
 
-def _merge(*results: FetchResult) -> FetchResult:
-    merged = FetchResult()
-    for result in results:
-        merged.records.update(result.records)
-        merged.errors.update(result.errors)
-        merged.retry_later |= result.retry_later
-    return merged
+    def __init__(
+        self,
+        queries: Iterable[PaperQuery],
+        source_names: list[str] | None = None,
+        *,
+        listing_scope: str = "",
+    ):
+        self.queries = {query.paper_id: query for query in queries}
+        self.sources = get_sources(source_names, listing_scope=listing_scope)
+        self._events: queue.Queue = queue.Queue()
+        self._cancel = threading.Event()
+        self._lead_done = threading.Event()
+        self._lead_found: dict[int, PaperRecord] = {}
+        self._pool: ThreadPoolExecutor | None = None
 
+    @property
+    def requests(self) -> Counter:
+        return Counter({source.name: source.requests_made for source in self.sources})
 
-def _follow(
-    source: Source, queries: dict[int, PaperQuery], waiting: set[int], lead: Future | None
-) -> FetchResult:
-    now = _ask(source, [q for pk, q in queries.items() if pk not in waiting])
-    if not waiting:
-        return now
-    found = lead.result().records if lead is not None else {}
-    later = [learn(queries[pk], found[pk]) if pk in found else queries[pk] for pk in waiting]
-    return _merge(now, _ask(source, later))
+    def start(self) -> Fetch:
+        if not self.sources or not self.queries:
+            return self
+        lead, followers = self.sources[0], self.sources[1:]
+        waiting = {pk for pk, query in self.queries.items() if needs_lead(query)}
+        self._pool = ThreadPoolExecutor(len(self.sources), thread_name_prefix="sync-source")
+        self._pool.submit(self._run, lead, list(self.queries.values()), [])
+        now = [q for pk, q in self.queries.items() if pk not in waiting]
+        for source in followers:
+            self._pool.submit(self._run, source, now, sorted(waiting))
+        return self
 
+    def close(self) -> None:
+        self._cancel.set()
+        self._lead_done.set()  # no follower keeps waiting for a lead that was told to stop
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
-def fetch_records(
-    queries: Iterable[PaperQuery], source_names: list[str] | None = None, *, listing_scope: str = ""
-) -> Fetched:
-    """Ask every configured source (or those named) about `queries`, side by side."""
-    by_pk = {query.paper_id: query for query in queries}
-    sources = get_sources(source_names, listing_scope=listing_scope)
-    if not sources or not by_pk:
-        return Fetched({pk: {} for pk in by_pk}, {pk: {} for pk in by_pk}, set(), Counter())
-    lead, followers = sources[0], sources[1:]
-    waiting = {pk for pk, query in by_pk.items() if needs_lead(query)}
-    with ThreadPoolExecutor(max_workers=len(sources), thread_name_prefix="sync-source") as pool:
-        lead_future = pool.submit(_ask, lead, list(by_pk.values()))
-        futures = {lead.name: lead_future} | {
-            source.name: pool.submit(_follow, source, by_pk, waiting, lead_future)
-            for source in followers
-        }
-        results = {name: future.result() for name, future in futures.items()}
-    fetched = Fetched(
-        records={pk: {} for pk in by_pk},
-        errors={pk: {} for pk in by_pk},
-        retry_later=set(),
-        requests=Counter({source.name: source.requests_made for source in sources}),
-    )
-    for name, result in results.items():
-        for pk, record in result.records.items():
-            fetched.records[pk][name] = record
-        for pk, message in result.errors.items():
-            fetched.errors[pk][name] = message
-        fetched.retry_later |= result.retry_later
-    return fetched
+    # -- the sources' threads ------------------------------------------------------------------
+
+    def _run(self, source: Source, now: list[PaperQuery], after_lead: list[int]) -> None:
+        try:
+            self._ask(source, now)
+            if after_lead:
+                self._lead_done.wait()
+                found = self._lead_found
+                self._ask(
+                    source,
+                    [
+                        learn(self.queries[pk], found[pk]) if pk in found else self.queries[pk]
+                        for pk in after_lead
+                    ],
+                )
+        except BaseException as error:  # a bug, not a source's fault: the batch re-raises it
+            self._events.put(("crash", source.name, error))
+        finally:
+            if source is self.sources[0]:
+                self._lead_done.set()
+            self._events.put(("done", source.name, None))
+
+    def _ask(self, source: Source, queries: list[PaperQuery]) -> None:
+        answered: set[int] = set()
+        try:
+            for papers, part in source.fetch_each(queries) if queries else ():
+                if source is self.sources[0]:
+                    self._lead_found.update(part.records)
+                answered.update(papers)
+                self._events.put(("part", source.name, (papers, part)))
+                if self._cancel.is_set():
+                    return
+        except SourceError as error:  # a source that fails as a whole fails only itself
+            left = [q.paper_id for q in queries if q.paper_id not in answered]
+            failed = FetchResult(errors=dict.fromkeys(left, str(error)))
+            if error.retry_later:
+                failed.retry_later = set(left)
+            self._events.put(("part", source.name, (left, failed)))
+
+    # -- the batch's side ----------------------------------------------------------------------
+
+    def __iter__(self) -> Iterator[PaperAnswers]:
+        names = [source.name for source in self.sources]
+        pending = {pk: set(names) for pk in self.queries}
+        answers = {pk: PaperAnswers(pk, {}, {}, False) for pk in self.queries}
+        running = len(self.sources) if self._pool is not None else 0
+        try:
+            if not running:
+                yield from answers.values()
+                return
+            while running:
+                kind, name, payload = self._events.get()
+                if kind == "crash":
+                    raise payload
+                if kind == "part":
+                    papers, part = payload
+                    for pk, record in part.records.items():
+                        answers[pk].records[name] = record
+                    for pk, message in part.errors.items():
+                        answers[pk].errors[name] = message
+                    for pk in part.retry_later:
+                        answers[pk].retry_later = True
+                else:
+                    running -= 1
+                    papers = [pk for pk, left in pending.items() if name in left]
+                for pk in papers:
+                    left = pending.get(pk)
+                    if left is None:
+                        continue
+                    left.discard(name)
+                    if not left:
+                        del pending[pk]
+                        yield answers.pop(pk)
+        finally:
+            self.close()

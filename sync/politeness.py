@@ -1,14 +1,14 @@
 """Rate limits and circuit breakers per source, shared by every worker process.
 
-Requests to a source are spaced: one goes only once `period/amount` seconds (5/s: 200 ms) have
-passed since the last one any process let through, spaced `SYNC_RATE_SAFETY` wider so that a
-request held up between that check and the socket (a busy machine) cannot land in the same
-second as the ones after it: a source counts arrivals, not departures. With a broker configured
-the time of the last request lives in Redis and the check is a Lua script on Redis's own clock,
-so every worker process keeps one pace per source; without one it lives in this process's
-memory, which is all an in-process sync needs. The check comes right before each request, after
-any wait, so a process that was descheduled while waiting simply goes later and the ones after
-it are spaced from when it really went.
+Requests to a source are spaced: one goes only once `(period + SYNC_RATE_MARGIN) / amount`
+seconds (5/s: 220 ms) have passed since the last one any process let through. The margin is
+there because a source counts arrivals, not departures: a request held up between that check
+and the socket (a busy machine) must not land in the same second as the ones after it. With a
+broker configured the time of the last request lives in Redis and the check is a Lua script on
+Redis's own clock, so every worker process keeps one pace per source; without one it lives in
+this process's memory, which is all an in-process sync needs. The check comes right before each
+request, after any wait, so a process descheduled while it waited simply goes later, and the
+requests after it are spaced from when it really went.
 
 Hand-rolled because the `limits` library, used before, stamps each hit with the caller's clock
 before the round trip to Redis (a process descheduled in between records a slot earlier than it
@@ -51,10 +51,10 @@ _last_request: dict[str, float] = {}  # in-process pacing: monotonic time of the
 _pace_lock = threading.Lock()
 
 
-def slot_interval(limit: str, safety: float = 0.0) -> float:
-    """Seconds between two requests under `limit` ("5/second"), `safety` wider."""
+def slot_interval(limit: str, margin: float = 0.0) -> float:
+    """Seconds between two requests under `limit` ("5/second"), the period `margin` longer."""
     amount, _, unit = limit.partition("/")
-    return PERIOD_SECONDS[unit] / int(amount) * (1 + safety)
+    return (PERIOD_SECONDS[unit] + margin) / int(amount)
 
 
 class RateLimit:
@@ -62,7 +62,7 @@ class RateLimit:
 
     def __init__(self, source: str, limit: str | None):
         self.source = source
-        self.interval = slot_interval(limit, sync_setting("SYNC_RATE_SAFETY")) if limit else None
+        self.interval = slot_interval(limit, sync_setting("SYNC_RATE_MARGIN")) if limit else None
 
     def pause(self, seconds: float) -> None:
         """Hold every process's requests to the source, as a 429's Retry-After asks."""

@@ -1,17 +1,19 @@
 """The sync's write side: the only code that writes Paper rows, and the run bookkeeping.
 
-A batch asks every source first (no transaction held while waiting on the network), then writes
-its papers a chunk at a time, each chunk in one short transaction together with the papers' sync
-state, so a worker killed mid-batch leaves each paper either fully synced or untouched, and a
-redelivered batch skips the papers already done.
+A batch asks every source side by side (sync/fetching.py; no transaction is held while waiting
+on the network) and writes its papers a chunk at a time as their answers complete, each chunk
+in one short transaction together with the papers' sync state, so a worker killed mid-batch
+leaves each paper either fully synced or untouched, and a redelivered batch skips the papers
+already done.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from datetime import timedelta
+from itertools import zip_longest
 from typing import Any
 
 from django.db import IntegrityError, connections, router, transaction
@@ -24,12 +26,12 @@ from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
 from cms.papers.serializers import PAPER_PREFETCH
 
 from .conf import sync_setting
-from .fetching import fetch_records
+from .fetching import Fetch, PaperAnswers
 from .matching import best_match
 from .merge import ID_FIELDS, FieldChange, plan_changes
 from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
 from .sources import get_sources
-from .sources.base import PaperQuery, PaperRecord, SourceError, chunks
+from .sources.base import PaperQuery, PaperRecord, SourceError
 from .sources.dblp import DblpSource
 from .text import has_dangerous_markup
 
@@ -97,6 +99,32 @@ def paper_query(paper: Paper) -> PaperQuery:
     )
 
 
+def paper_queries(ids: list[int]) -> list[PaperQuery]:
+    """`paper_query` of each paper, from two light queries: the sources can start before the
+    papers themselves (authors, affiliations, links) are loaded for merging."""
+    first_authors: dict[int, str] = {}
+    for paper_id, name in (
+        PaperAuthor.objects.filter(paper_id__in=ids)
+        .order_by("paper_id", "sort_order", "pk")
+        .values_list("paper_id", "name")
+    ):
+        first_authors.setdefault(paper_id, name)
+    return [
+        PaperQuery(
+            paper_id=pk,
+            title=title,
+            venue=venue,
+            year=year,
+            doi=ids_[0],
+            first_author=first_authors.get(pk, ""),
+            ids={name: value for name, value in zip(ID_FIELDS, ids_, strict=True) if value},
+        )
+        for pk, title, venue, year, *ids_ in Paper.objects.filter(pk__in=ids).values_list(
+            "pk", "title", "venue", "year", *ID_FIELDS
+        )
+    ]
+
+
 def listing_scope(run: SyncRun) -> str:
     """What a run's batches share listings under: unique even across restored databases."""
     return f"run-{run.pk}-{run.started_at.timestamp():.6f}"
@@ -113,15 +141,17 @@ def _unsafe_records(records: dict[str, PaperRecord], errors: dict[str, str]) -> 
             del records[source]
 
 
-def _refuse_taken_dois(planned: list[_Planned]) -> None:
-    """Drop DOI changes to a DOI another paper holds (or another paper here gets first)."""
-    wanted = {c.new for item in planned for c in item.changes if c.field == "doi"}
-    holders = dict(Paper.objects.filter(doi__in=wanted).values_list("doi", "pk")) if wanted else {}
+def _refuse_taken_dois(planned: list[_Planned], claimed: dict[str, int]) -> None:
+    """Drop DOI changes to a DOI another paper holds, or that another paper of the batch
+    (`claimed`: DOI -> paper, kept across the batch's chunks) gets first."""
+    wanted = {c.new for item in planned for c in item.changes if c.field == "doi"} - set(claimed)
+    if wanted:
+        claimed.update(Paper.objects.filter(doi__in=wanted).values_list("doi", "pk"))
     for item in planned:
         doi = next((c.new for c in item.changes if c.field == "doi"), "")
         if not doi:
             continue
-        if holders.setdefault(doi, item.paper.pk) != item.paper.pk:
+        if claimed.setdefault(doi, item.paper.pk) != item.paper.pk:
             item.changes = [c for c in item.changes if c.field != "doi"]
             item.errors["doi"] = f"DOI {doi} already belongs to another paper"
 
@@ -313,6 +343,18 @@ def _write(items: list[_Planned], run: SyncRun | None, fetched_at: str) -> set[i
     return _write_chunk([item], run, fetched_at)
 
 
+def _plan(paper: Paper, answers: PaperAnswers) -> _Planned:
+    records, errors = answers.records, answers.errors
+    _unsafe_records(records, errors)
+    changes = plan_changes(
+        paper_snapshot(paper),
+        records,
+        locked=set(paper.locked_fields or []),
+        unavailable=set(errors),
+    )
+    return _Planned(paper, changes, errors, answers.retry_later)
+
+
 def sync_batch(
     *,
     paper_ids: Iterable[int],
@@ -322,7 +364,8 @@ def sync_batch(
     progress: Progress | None = None,
     scope: str = "",
 ) -> BatchOutcome:
-    """Sync some papers: ask every source, then write the papers a chunk per transaction.
+    """Sync some papers: ask every source, and write papers a chunk per transaction as soon as
+    every source has answered for them.
 
     With a run, only papers the run still owes (`in_flight`) are synced, so a redelivered batch
     never syncs a paper twice, and listings are shared by the run's batches (`scope` does the
@@ -336,46 +379,51 @@ def sync_batch(
                 "paper_id", flat=True
             )
         )
-    papers = list(Paper.objects.filter(pk__in=ids).prefetch_related(*PAPER_PREFETCH))
-    if not papers:
+    queries = paper_queries(ids)
+    if not queries:
         return outcome
-    fetched = fetch_records(
-        map(paper_query, papers),
-        source_names,
-        listing_scope=listing_scope(run) if run is not None else scope,
-    )
-    outcome.requests = fetched.requests
-    fetched_at = timezone.now().isoformat(timespec="seconds")
-    planned = []
-    for paper in papers:
-        records, errors = fetched.records[paper.pk], fetched.errors[paper.pk]
-        _unsafe_records(records, errors)
-        if records:
-            outcome.matched += 1
-        changes = plan_changes(
-            paper_snapshot(paper),
-            records,
-            locked=set(paper.locked_fields or []),
-            unavailable=set(errors),
-        )
-        planned.append(_Planned(paper, changes, errors, paper.pk in fetched.retry_later))
-    _refuse_taken_dois(planned)
-    for chunk in chunks(planned, sync_setting("SYNC_WRITE_CHUNK")):
-        written = {item.paper.pk for item in chunk} if dry_run else _write(chunk, run, fetched_at)
-        for item in chunk:
-            outcome.plans[item.paper.pk] = item.changes
-            for source, message in item.errors.items():
-                outcome.errors.append(
-                    {"paper": item.paper.pk, "source": source, "message": message}
-                )
-            if item.paper.pk in written:
-                outcome.fields += len(item.changes)
-                outcome.changed += bool(item.changes)
-            else:
-                outcome.skipped += 1
-        if progress:
-            progress(len(chunk))
+    fetch = Fetch(
+        queries, source_names, listing_scope=listing_scope(run) if run is not None else scope
+    ).start()
+    papers = {p.pk: p for p in Paper.objects.filter(pk__in=ids).prefetch_related(*PAPER_PREFETCH)}
+    claimed: dict[str, int] = {}
+    chunk: list[_Planned] = []
+    for answers in fetch:
+        item = _plan(papers.pop(answers.paper_id), answers)
+        outcome.matched += bool(answers.records)  # what is left after refusing unsafe ones
+        chunk.append(item)
+        if len(chunk) >= sync_setting("SYNC_WRITE_CHUNK"):
+            _write_planned(chunk, run, dry_run, claimed, outcome, progress)
+            chunk = []
+    if chunk:
+        _write_planned(chunk, run, dry_run, claimed, outcome, progress)
+    outcome.requests = fetch.requests
     return outcome
+
+
+def _write_planned(
+    chunk: list[_Planned],
+    run: SyncRun | None,
+    dry_run: bool,
+    claimed: dict[str, int],
+    outcome: BatchOutcome,
+    progress: Progress | None,
+) -> None:
+    _refuse_taken_dois(chunk, claimed)
+    fetched_at = timezone.now().isoformat(timespec="seconds")
+    written = {item.paper.pk for item in chunk} if dry_run else _write(chunk, run, fetched_at)
+    for item in chunk:
+        outcome.plans[item.paper.pk] = item.changes
+        for source, message in item.errors.items():
+            error = {"paper": item.paper.pk, "source": source, "message": message}
+            outcome.errors.append(error)
+        if item.paper.pk in written:
+            outcome.fields += len(item.changes)
+            outcome.changed += bool(item.changes)
+        else:
+            outcome.skipped += 1
+    if progress:
+        progress(len(chunk))
 
 
 # -- runs ------------------------------------------------------------------------------------
@@ -422,12 +470,30 @@ def run_start(
     return run
 
 
+def batch_order(rows: Iterable[tuple[int, int, str]]) -> list[int]:
+    """Paper ids from (id, year, venue) rows, in the order a run batches them: year by year,
+    the venues of a year interleaved.
+
+    So every batch has work for every source - DOI lookups for Crossref, title lookups for
+    the venues without DOIs - and none waits on one source while the others idle, while a
+    batch still spans only a year's few proceedings (a table of contents each).
+    """
+    by_year: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for pk, year, venue in sorted(rows):
+        by_year[year][venue].append(pk)
+    order: list[int] = []
+    for year in sorted(by_year):
+        venues = [by_year[year][venue] for venue in sorted(by_year[year])]
+        order += [pk for group in zip_longest(*venues) for pk in group if pk is not None]
+    return order
+
+
 def run_owed(run: SyncRun) -> list[int]:
-    """Papers the run still has to sync (after a crash: the ones not done yet)."""
-    return list(
-        PaperSyncState.objects.filter(run=run, in_flight=True)
-        .order_by("paper__venue", "paper__year", "paper_id")
-        .values_list("paper_id", flat=True)
+    """Papers the run still has to sync (after a crash: the ones not done yet), in batch order."""
+    return batch_order(
+        PaperSyncState.objects.filter(run=run, in_flight=True).values_list(
+            "paper_id", "paper__year", "paper__venue"
+        )
     )
 
 
@@ -458,7 +524,7 @@ def run_finish_if_done(run: SyncRun) -> bool:
 
 
 def paper_ids_for_sync_all() -> list[int]:
-    return list(Paper.objects.order_by("venue", "year", "pk").values_list("pk", flat=True))
+    return batch_order(Paper.objects.values_list("pk", "year", "venue"))
 
 
 # -- discovery -------------------------------------------------------------------------------

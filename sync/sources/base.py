@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +62,11 @@ class FetchResult:
     records: dict[int, PaperRecord] = field(default_factory=dict)
     errors: dict[int, str] = field(default_factory=dict)
     retry_later: set[int] = field(default_factory=set)
+
+    def add(self, other: FetchResult) -> None:
+        self.records.update(other.records)
+        self.errors.update(other.errors)
+        self.retry_later |= other.retry_later
 
 
 class SourceError(Exception):
@@ -122,8 +127,20 @@ class Source:
         self.breaker = breaker_for(name)
         self.session = self._session()
 
-    def fetch(self, queries: list[PaperQuery]) -> FetchResult:
+    def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
+        """What each request found, as it comes: the papers it answered for, and its result.
+
+        Papers the source does not ask about need not be named; when the iterator ends the
+        source is done with all of `queries`.
+        """
         raise NotImplementedError
+
+    def fetch(self, queries: list[PaperQuery]) -> FetchResult:
+        """Every answer at once."""
+        result = FetchResult()
+        for _answered, part in self.fetch_each(queries):
+            result.add(part)
+        return result
 
     def listing(self, name: str, fetch: Callable[[], list[PaperRecord]]) -> list[PaperRecord]:
         """The records of listing `name`, fetched once per run when the source has a scope."""

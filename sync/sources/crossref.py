@@ -8,6 +8,7 @@ ORCIDs are URLs; preprints are type `posted-content`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
@@ -39,14 +40,12 @@ class CrossrefSource(Source):
             params["mailto"] = settings.SYNC_CONTACT_EMAIL
         return params
 
-    def fetch(self, queries: list[PaperQuery]) -> FetchResult:
-        result = FetchResult()
+    def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
         with_doi = [q for q in queries if q.doi]
         for batch in chunks(with_doi, DOI_BATCH):
             filters = ",".join(f"doi:{q.doi}" for q in batch)
-            self._collect(
-                result, batch, params=self._params(filter=filters, rows=len(batch), select=SELECT)
-            )
+            params = self._params(filter=filters, rows=len(batch), select=SELECT)
+            yield self._collect(batch, params=params)
         skip_venues = set(sync_setting("SYNC_VENUES_WITHOUT_DOIS"))
         for query in queries:
             # A title search costs a request per paper: only for papers DBLP has placed in
@@ -61,10 +60,11 @@ class CrossrefSource(Source):
                     "select": SELECT,
                 }
             )
-            self._collect(result, [query], params=params)
-        return result
+            yield self._collect([query], params=params)
 
-    def _collect(self, result: FetchResult, batch: list[PaperQuery], *, params: dict) -> None:
+    def _collect(self, batch: list[PaperQuery], *, params: dict) -> tuple[list[int], FetchResult]:
+        result = FetchResult()
+        answered = [query.paper_id for query in batch]
         try:
             data = self.get_json(WORKS_PATH, params=params)
             items = data["message"]["items"]
@@ -75,16 +75,17 @@ class CrossrefSource(Source):
                 result.errors[query.paper_id] = str(error)
                 if error.retry_later:
                     result.retry_later.add(query.paper_id)
-            return
+            return answered, result
         except (KeyError, TypeError) as error:
             for query in batch:
                 result.errors[query.paper_id] = f"crossref: unexpected response shape ({error})"
-            return
+            return answered, result
         records = [record for item in items if (record := self.parse_work(item)) is not None]
         for query in batch:
             record = best_match(query, records)
             if record is not None:
                 result.records[query.paper_id] = record
+        return answered, result
 
     def parse_work(self, work: dict[str, Any]) -> PaperRecord | None:
         if not isinstance(work, dict):

@@ -9,6 +9,7 @@ titles end with a period; homonyms carry a four-digit suffix ("Wei Wang 0001").
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from typing import Any
 
 from ..conf import sync_setting
@@ -34,12 +35,12 @@ class DblpSource(Source):
             raise SourceError(f"dblp: no table of contents known for venue {venue!r}")
         return self.listing(query, lambda: self._search(query))
 
-    def fetch(self, queries: list[PaperQuery]) -> FetchResult:
-        result = FetchResult()
+    def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
         groups: dict[tuple[str, int], list[PaperQuery]] = defaultdict(list)
         for query in queries:
             groups[(query.venue, query.year)].append(query)
         for (venue, year), group in groups.items():
+            result = FetchResult()
             try:
                 records = self.table_of_contents(venue, year)
             except SourceError as error:
@@ -47,13 +48,14 @@ class DblpSource(Source):
                     result.errors[query.paper_id] = str(error)
                     if error.retry_later:
                         result.retry_later.add(query.paper_id)
+                yield [q.paper_id for q in group], result
                 continue
             index = RecordIndex(records)
             for query in group:
                 record = index.find(query)
                 if record is not None:
                     result.records[query.paper_id] = record
-        return result
+            yield [q.paper_id for q in group], result
 
     def _search(self, q: str) -> list[PaperRecord]:
         """Every hit for `q`, a page of at most MAX_HITS (the API's ceiling) at a time."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..matching import best_match
 from .base import FetchResult, PaperQuery, PaperRecord, Source, SourceError
 
@@ -26,15 +28,15 @@ def clear() -> None:
 class DummySource(Source):
     label = "Dummy"
 
-    def fetch(self, queries: list[PaperQuery]) -> FetchResult:
+    def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
         result = FetchResult()
         self.requests_made += 1
         if self.name in _FAILURES:
             error = SourceError(_FAILURES[self.name])
             result.errors = {query.paper_id: str(error) for query in queries}
-            return result
-        for query in queries:
-            record = best_match(query, _RECORDS.get(self.name, []))
-            if record is not None:
-                result.records[query.paper_id] = record
-        return result
+        else:
+            for query in queries:
+                record = best_match(query, _RECORDS.get(self.name, []))
+                if record is not None:
+                    result.records[query.paper_id] = record
+        yield [query.paper_id for query in queries], result

@@ -56,8 +56,7 @@ class OpenAlexSource(Source):
             params["mailto"] = settings.SYNC_CONTACT_EMAIL
         return params
 
-    def fetch(self, queries: list[PaperQuery]) -> FetchResult:
-        result = FetchResult()
+    def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
         with_doi = [q for q in queries if q.doi]
         for batch in chunks(with_doi, DOI_BATCH):
             params = self._params(
@@ -65,7 +64,7 @@ class OpenAlexSource(Source):
                 **{"per-page": len(batch)},
                 select=SELECT,
             )
-            self._collect(result, batch, params)
+            yield self._collect(batch, params)
         # Title searches only for papers DBLP has placed (so they are published) that have no
         # DOI, as USENIX papers; many titles go in one boolean search.
         placed = [q for q in queries if not q.doi and q.ids.get("dblp_key")]
@@ -78,8 +77,7 @@ class OpenAlexSource(Source):
                 **{"per-page": PER_PAGE},
                 select=SELECT,
             )
-            self._collect(result, batch, params)
-        return result
+            yield self._collect(batch, params)
 
     @staticmethod
     def _title_batches(queries: list[PaperQuery]) -> Iterator[list[PaperQuery]]:
@@ -95,7 +93,9 @@ class OpenAlexSource(Source):
         if batch:
             yield batch
 
-    def _collect(self, result: FetchResult, batch: list[PaperQuery], params: dict) -> None:
+    def _collect(self, batch: list[PaperQuery], params: dict) -> tuple[list[int], FetchResult]:
+        result = FetchResult()
+        answered = [query.paper_id for query in batch]
         try:
             works: list = []
             for page in range(1, MAX_PAGES + 1):
@@ -110,16 +110,17 @@ class OpenAlexSource(Source):
                 result.errors[query.paper_id] = str(error)
                 if error.retry_later:
                     result.retry_later.add(query.paper_id)
-            return
+            return answered, result
         except (KeyError, TypeError) as error:
             for query in batch:
                 result.errors[query.paper_id] = f"openalex: unexpected response shape ({error})"
-            return
+            return answered, result
         index = RecordIndex(record for work in works if (record := self.parse_work(work)))
         for query in batch:
             record = index.find(query)
             if record is not None:
                 result.records[query.paper_id] = record
+        return answered, result
 
     def parse_work(self, work: dict[str, Any]) -> PaperRecord | None:
         if not isinstance(work, dict):

@@ -10,6 +10,7 @@ search/match answers 404 when nothing matches.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from typing import Any
 
 from ..conf import sync_setting
@@ -39,27 +40,10 @@ class SemanticScholarSource(Source):
             return query.ids["semantic_scholar_id"]
         return f"DOI:{query.doi}" if query.doi else ""
 
-    def fetch(self, queries: list[PaperQuery]) -> FetchResult:
-        result = FetchResult()
+    def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
         known = [q for q in queries if self._lookup_id(q)]
         for batch in chunks(known, BATCH_SIZE):
-            try:
-                data = self.get_json(
-                    BATCH_PATH,
-                    method="POST",
-                    params={"fields": FIELDS},
-                    body={"ids": [self._lookup_id(q) for q in batch]},
-                    headers=self._headers(),
-                )
-                if not isinstance(data, list) or len(data) != len(batch):
-                    raise SourceError("semanticscholar: batch answer does not line up with ids")
-            except SourceError as error:
-                self._fail(result, batch, error)
-                continue
-            for query, paper in zip(batch, data, strict=True):
-                record = self.parse_paper(paper)  # None for the `null` of an unknown id
-                if record is not None and (record.doi == query.doi or best_match(query, [record])):
-                    result.records[query.paper_id] = record
+            yield [q.paper_id for q in batch], self._batch(batch)
         venues = sync_setting("SYNC_SEMANTIC_SCHOLAR_VENUES")
         by_year: dict[tuple[str, int], list[PaperQuery]] = defaultdict(list)
         for query in queries:
@@ -70,25 +54,50 @@ class SemanticScholarSource(Source):
             if venue in venues and (
                 len(group) >= sync_setting("SYNC_LISTING_MIN_PAPERS") or self.has_listing(name)
             ):
-                self._from_listing(result, group, name, venues[venue], year)
+                yield (
+                    [q.paper_id for q in group],
+                    self._from_listing(group, name, venues[venue], year),
+                )
             else:
                 for query in group:
-                    self._match(result, query)
+                    yield [query.paper_id], self._match(query)
+
+    def _batch(self, batch: list[PaperQuery]) -> FetchResult:
+        result = FetchResult()
+        try:
+            data = self.get_json(
+                BATCH_PATH,
+                method="POST",
+                params={"fields": FIELDS},
+                body={"ids": [self._lookup_id(q) for q in batch]},
+                headers=self._headers(),
+            )
+            if not isinstance(data, list) or len(data) != len(batch):
+                raise SourceError("semanticscholar: batch answer does not line up with ids")
+        except SourceError as error:
+            self._fail(result, batch, error)
+            return result
+        for query, paper in zip(batch, data, strict=True):
+            record = self.parse_paper(paper)  # None for the `null` of an unknown id
+            if record is not None and (record.doi == query.doi or best_match(query, [record])):
+                result.records[query.paper_id] = record
         return result
 
     def _from_listing(
-        self, result: FetchResult, group: list[PaperQuery], name: str, venue: str, year: int
-    ) -> None:
+        self, group: list[PaperQuery], name: str, venue: str, year: int
+    ) -> FetchResult:
         """Find `group` among the venue's papers of `year` (one listing per run)."""
+        result = FetchResult()
         try:
             index = RecordIndex(self.listing(name, lambda: self._bulk(venue, year)))
         except SourceError as error:
             self._fail(result, group, error)
-            return
+            return result
         for query in group:
             record = index.find(query)
             if record is not None:
                 result.records[query.paper_id] = record
+        return result
 
     def _bulk(self, venue: str, year: int) -> list[PaperRecord]:
         params = {"venue": venue, "year": str(year), "fields": FIELDS}
@@ -108,7 +117,8 @@ class SemanticScholarSource(Source):
             params = {**params, "token": token}
         return records
 
-    def _match(self, result: FetchResult, query: PaperQuery) -> None:
+    def _match(self, query: PaperQuery) -> FetchResult:
+        result = FetchResult()
         try:
             data = self.get_json(
                 MATCH_PATH,
@@ -119,10 +129,11 @@ class SemanticScholarSource(Source):
             papers = (data or {}).get("data") or []
         except (SourceError, AttributeError) as error:
             self._fail(result, [query], error)
-            return
+            return result
         record = best_match(query, filter(None, map(self.parse_paper, papers)))
         if record is not None:
             result.records[query.paper_id] = record
+        return result
 
     @staticmethod
     def _fail(result: FetchResult, batch: list[PaperQuery], error: Exception) -> None:
