@@ -107,6 +107,22 @@ class _PoliteRetry(Retry):
             self.rate_limit.acquire()
 
 
+class _PoliteAdapter(HTTPAdapter):
+    """Takes the rate-limit slot at the last moment before a request goes out.
+
+    After the request is prepared, so that as little as possible (a busy process being
+    descheduled) can come between the slot and the socket; retries take theirs in
+    `_PoliteRetry.sleep`.
+    """
+
+    rate_limit: RateLimit | None = None
+
+    def send(self, request, **kwargs):
+        if self.rate_limit is not None:
+            self.rate_limit.acquire()
+        return super().send(request, **kwargs)
+
+
 class Source:
     """A bibliographic source. Subclasses implement `fetch` (and may batch inside it).
 
@@ -169,7 +185,8 @@ class Source:
         )
         retry.rate_limit = self.rate_limit
         session = requests.Session()
-        adapter = HTTPAdapter(max_retries=retry)
+        adapter = _PoliteAdapter(max_retries=retry)
+        adapter.rate_limit = self.rate_limit
         session.mount("http://", adapter)
         session.mount("https://", adapter)
         contact = settings.SYNC_CONTACT_EMAIL
@@ -196,7 +213,6 @@ class Source:
 
     def _request(self, method, path, params, body, headers, missing_ok) -> Any:
         url = f"{self.base_url}{path}"
-        self.rate_limit.acquire()
         self.requests_made += 1
         try:
             response = self.session.request(

@@ -1,14 +1,18 @@
 """The stand-in's HTTP side: one local server for the four sources, a request log, and faults.
 
 Each source answers under its own path prefix (`http://127.0.0.1:PORT/<source>` is the base URL
-a client is pointed at). Every request is logged with its arrival time; a test can queue canned
-faults per source, slow a source down, or rewrite answers, and the benchmark sets a latency for
-every request.
+a client is pointed at). Every request is logged with its arrival time, as the kernel stamped
+the packet (SO_TIMESTAMPNS), not when a busy interpreter got round to reading it: that is what a
+source's own limiter counts. A test can queue canned faults per source, slow a source down, or
+rewrite answers, and the benchmark sets a latency for every request.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import struct
 import threading
 import time
 from collections import defaultdict, deque
@@ -21,6 +25,7 @@ from .apis import HANDLERS
 from .catalog import Catalog
 
 SOURCES = ("dblp", "crossref", "openalex", "semanticscholar")
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; Python does not name it
 
 
 @dataclass
@@ -113,6 +118,30 @@ class Upstream:
             def log_message(self, *args):  # keep test and benchmark output quiet
                 return
 
+            def setup(self):
+                super().setup()
+                # Not on Linux: arrival times are read from the clock instead.
+                with contextlib.suppress(OSError):
+                    self.connection.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+
+            def handle_one_request(self):
+                self.arrived = self._arrival()
+                super().handle_one_request()
+
+            def _arrival(self) -> float:
+                """When the next request's first packet came in (waits for it)."""
+                try:
+                    _data, ancillary, _flags, _address = self.connection.recvmsg(
+                        1, socket.CMSG_SPACE(16), socket.MSG_PEEK
+                    )
+                except OSError:
+                    return time.time()
+                for level, kind, payload in ancillary:
+                    if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                        seconds, nanoseconds = struct.unpack("qq", payload[:16])
+                        return seconds + nanoseconds / 1e9
+                return time.time()
+
             def _serve(self, method: str):
                 parts = urlsplit(self.path)
                 source, _, rest = parts.path.lstrip("/").partition("/")
@@ -127,7 +156,7 @@ class Upstream:
                             method,
                             "/" + rest,
                             query,
-                            time.time(),
+                            getattr(self, "arrived", None) or time.time(),
                             fault.status if fault else 0,
                         )
                     )
