@@ -1,20 +1,20 @@
 """Rate limits and circuit breakers per source, shared by every worker process.
 
-Requests to a source are spaced: one goes only once `(period + SYNC_RATE_MARGIN) / amount`
-seconds (5/s: 220 ms) have passed since the last one any process let through. The margin is
-there because a source counts arrivals, not departures: a request held up between that check
-and the socket (a busy machine) must not land in the same second as the ones after it. With a
-broker configured the time of the last request lives in Redis and the check is a Lua script on
-Redis's own clock, so every worker process keeps one pace per source; without one it lives in
-this process's memory, which is all an in-process sync needs. The check comes right before each
-request, after any wait, so a process descheduled while it waited simply goes later, and the
-requests after it are spaced from when it really went.
+Requests to a source are spaced from when the previous one really left: a request may go once
+`(period + SYNC_RATE_MARGIN) / amount` seconds (5/s: 210 ms) have passed since the last one any
+process sent, and while one that was let through has not yet reported it left (`sent()`, called
+once its bytes are written), the next waits for it. So a process descheduled between its turn
+and its socket (a busy machine) delays the requests after it instead of landing among them: a
+source counts arrivals. The margin covers what the network adds on the way. With a broker
+configured the pace lives in Redis, kept by Lua scripts on Redis's own clock, so every worker
+process keeps one pace per source; without one it lives in this process's memory, which is all
+an in-process sync needs.
 
 Hand-rolled because the `limits` library, used before, stamps each hit with the caller's clock
-before the round trip to Redis (a process descheduled in between records a slot earlier than it
-uses it, and the source then sees six requests in a second at 5/s), and its Redis windows are
-whole seconds, which leaves no room for a margin. Circuit breakers: pybreaker, with its Redis
-storage when a broker is configured.
+before the round trip to Redis, counts from when a request was allowed rather than when it went
+(so a source saw six requests in a second at 5/s), and its Redis windows are whole seconds,
+which leaves no room for a margin. Circuit breakers: pybreaker, with its Redis storage when a
+broker is configured.
 """
 
 from __future__ import annotations
@@ -31,23 +31,43 @@ from .conf import rate_limits, sync_setting
 
 PERIOD_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
-# Let one request through if `interval` microseconds passed since the last one; else return how
-# many microseconds are left. KEYS[1] holds the last one's time on Redis's clock.
-_PASS = """
+# KEYS[1]: when the last request left (Redis clock, microseconds); KEYS[2]: until when one that
+# was let through may still be on its way to the socket. Returns 0 (go, and tell `_SENT` once
+# gone) or the microseconds to wait before asking again.
+_TURN = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
-local interval = tonumber(ARGV[1])
+local interval, hold = tonumber(ARGV[1]), tonumber(ARGV[2])
+local leaving = tonumber(redis.call('GET', KEYS[2]))
+if leaving and leaving > now then
+    return math.min(leaving - now, 2000)
+end
 local last = tonumber(redis.call('GET', KEYS[1]))
 if last and now < last + interval then
     return last + interval - now
 end
-local ttl = math.ceil(interval / 1000) + 1000
-redis.call('SET', KEYS[1], string.format('%.0f', now), 'PX', string.format('%d', ttl))
+local ttl = string.format('%d', math.ceil((interval + hold) / 1000) + 1000)
+redis.call('SET', KEYS[2], string.format('%.0f', now + hold), 'PX', ttl)
+redis.call('SET', KEYS[1], string.format('%.0f', now), 'PX', ttl)
 return 0
 """
+_SENT = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+local ttl = string.format('%d', math.ceil(tonumber(ARGV[1]) / 1000) + 1000)
+redis.call('SET', KEYS[1], string.format('%.0f', now), 'PX', ttl)
+redis.call('DEL', KEYS[2])
+return 0
+"""
+# How long a request let through may take to reach its socket (connecting included) before the
+# others stop waiting for it: a process that died after its turn must not hold the source.
+HOLD_SECONDS = 10.0
 
 _paused_until: dict[str, float] = {}
-_last_request: dict[str, float] = {}  # in-process pacing: monotonic time of the last request
+# In-process pacing: per source, when the last request left and until when one let through may
+# still be on its way (monotonic clock).
+_last_request: dict[str, float] = {}
+_leaving_until: dict[str, float] = {}
 _pace_lock = threading.Lock()
 
 
@@ -82,27 +102,47 @@ class RateLimit:
         while (remaining := self._pause_left()) > 0:
             time.sleep(min(remaining, 1.0))
 
-    def _wait_left(self) -> float:
-        """0 if a request may go now (and it is counted as gone), else seconds to wait."""
+    def _keys(self) -> list[str]:
+        return [f"sync:pace:{self.source}", f"sync:pace:{self.source}:leaving"]
+
+    def _turn(self) -> float:
+        """0 if a request may go now (and is counted as leaving), else seconds to wait."""
         if settings.REDIS_URL:
-            key = f"sync:pace:{self.source}"
-            return _pass_script()(keys=[key], args=[int(self.interval * 1e6)]) / 1e6
+            args = [int(self.interval * 1e6), int(HOLD_SECONDS * 1e6)]
+            return _script(_TURN)(keys=self._keys(), args=args) / 1e6
         with _pace_lock:
             now = time.monotonic()
-            left = _last_request.get(self.source, -self.interval) + self.interval - now
-            if left <= 0:
-                _last_request[self.source] = now
-            return max(left, 0.0)
+            leaving = _leaving_until.get(self.source, 0.0) - now
+            if leaving > 0:
+                return min(leaving, 0.002)
+            left = _last_request.get(self.source, now - self.interval) + self.interval - now
+            if left > 0:
+                return left
+            _last_request[self.source] = now
+            _leaving_until[self.source] = now + HOLD_SECONDS
+            return 0.0
 
     def acquire(self) -> None:
+        """Wait for this source's turn; call `sent()` once the request has left."""
         while True:
             self._wait_for_pause()
             if self.interval is None:
                 return
-            left = self._wait_left()
-            if left <= 0:
+            wait = self._turn()
+            if wait <= 0:
                 return
-            time.sleep(left)
+            time.sleep(wait)
+
+    def sent(self) -> None:
+        """The request let through by `acquire` has left: the next one is spaced from now."""
+        if self.interval is None:
+            return
+        if settings.REDIS_URL:
+            _script(_SENT)(keys=self._keys(), args=[int((self.interval + HOLD_SECONDS) * 1e6)])
+            return
+        with _pace_lock:
+            _last_request[self.source] = time.monotonic()
+            _leaving_until.pop(self.source, None)
 
 
 def rate_limit_for(source: str) -> RateLimit:
@@ -115,8 +155,8 @@ def _redis() -> redis.Redis:
 
 
 @cache
-def _pass_script():
-    return _redis().register_script(_PASS)
+def _script(text: str):
+    return _redis().register_script(text)
 
 
 _breakers: dict[tuple[str, str], pybreaker.CircuitBreaker] = {}
@@ -148,6 +188,7 @@ def reset_pacing() -> None:
     """Forget in-process request times (tests: each starts with every source free)."""
     with _pace_lock:
         _last_request.clear()
+        _leaving_until.clear()
 
 
 def reset_breakers() -> None:

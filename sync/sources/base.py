@@ -9,13 +9,11 @@ from typing import Any
 
 import pybreaker
 import requests
-from django.conf import settings
-from requests.adapters import HTTPAdapter
-from urllib3.util.retry import Retry
 
 from ..conf import sync_setting
 from ..listings import listing_is_shared, shared_listing
-from ..politeness import RateLimit, breaker_for, rate_limit_for
+from ..politeness import breaker_for, rate_limit_for
+from .http import SourceError, polite_session
 
 
 @dataclass(frozen=True)
@@ -69,60 +67,6 @@ class FetchResult:
         self.retry_later |= other.retry_later
 
 
-class SourceError(Exception):
-    """A request to a source failed: the papers it was for get an error, nothing else."""
-
-    def __init__(self, message: str, *, retry_later: bool = False):
-        super().__init__(message)
-        self.retry_later = retry_later
-
-
-class RetryAfterTooLong(SourceError):
-    pass
-
-
-class _PoliteRetry(Retry):
-    """urllib3's Retry, taking a rate-limit slot before each retry too.
-
-    Retries happen inside urllib3, below requests, so this is the one place every attempt
-    passes through; without it a burst of retries could exceed a source's limit.
-    """
-
-    rate_limit: RateLimit | None = None
-
-    def new(self, **kw: Any) -> _PoliteRetry:
-        retry = super().new(**kw)
-        retry.rate_limit = self.rate_limit
-        return retry
-
-    def sleep(self, response=None) -> None:
-        if response is not None and self.respect_retry_after_header:
-            header = response.headers.get("Retry-After")
-            if header and self.parse_retry_after(header) >= self.retry_after_max:
-                raise RetryAfterTooLong(f"asked to wait {header}s", retry_later=True)
-            if header and self.rate_limit is not None:
-                self.rate_limit.pause(self.parse_retry_after(header))
-        super().sleep(response)
-        if self.rate_limit is not None:
-            self.rate_limit.acquire()
-
-
-class _PoliteAdapter(HTTPAdapter):
-    """Takes the rate-limit slot at the last moment before a request goes out.
-
-    After the request is prepared, so that as little as possible (a busy process being
-    descheduled) can come between the slot and the socket; retries take theirs in
-    `_PoliteRetry.sleep`.
-    """
-
-    rate_limit: RateLimit | None = None
-
-    def send(self, request, **kwargs):
-        if self.rate_limit is not None:
-            self.rate_limit.acquire()
-        return super().send(request, **kwargs)
-
-
 class Source:
     """A bibliographic source. Subclasses implement `fetch` (and may batch inside it).
 
@@ -141,7 +85,7 @@ class Source:
         self.requests_made = 0
         self.rate_limit = rate_limit_for(name)
         self.breaker = breaker_for(name)
-        self.session = self._session()
+        self.session = polite_session(self.rate_limit)
 
     def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
         """What each request found, as it comes: the papers it answered for, and its result.
@@ -172,28 +116,6 @@ class Source:
         return f"{self.listing_scope}:{self.name}:{name}"
 
     # -- HTTP ----------------------------------------------------------------------------------
-
-    def _session(self) -> requests.Session:
-        retry = _PoliteRetry(
-            total=sync_setting("SYNC_RETRIES"),
-            backoff_factor=sync_setting("SYNC_BACKOFF_FACTOR"),
-            backoff_jitter=sync_setting("SYNC_BACKOFF_FACTOR"),
-            status_forcelist=(429, 500, 502, 503, 504),
-            allowed_methods=frozenset({"GET", "POST"}),  # POST here is a read (batch lookups)
-            retry_after_max=sync_setting("SYNC_RETRY_AFTER_MAX"),
-            raise_on_status=False,
-        )
-        retry.rate_limit = self.rate_limit
-        session = requests.Session()
-        adapter = _PoliteAdapter(max_retries=retry)
-        adapter.rate_limit = self.rate_limit
-        session.mount("http://", adapter)
-        session.mount("https://", adapter)
-        contact = settings.SYNC_CONTACT_EMAIL
-        agent = "research-digests-sync/1.0"
-        session.headers["User-Agent"] = f"{agent} (mailto:{contact})" if contact else agent
-        session.headers["Accept"] = "application/json"
-        return session
 
     def get_json(
         self,
