@@ -71,6 +71,10 @@ class Upstream:
         self._lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
+        # On the listening socket too: a connection's first request may come in before its
+        # handler runs, and the packets are stamped only if stamping was on when they came.
+        with contextlib.suppress(OSError):
+            self.server.socket.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     # -- control -------------------------------------------------------------------------------
