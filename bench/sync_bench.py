@@ -1,6 +1,6 @@
 """`make bench`'s sync stage, also runnable alone: `python -m bench.sync_bench`.
 
-A real Celery worker (prefork, as deploy/ runs it) on the Redis broker in REDIS_URL syncs every
+A real Celery worker (prefork, with deploy/'s pool size) on the Redis broker in REDIS_URL syncs every
 paper of the scenario against the stand-in upstream (sync.standin), 20 ms away, which answers in
 each API's schema from records built for the same synthetic papers (bench/upstream_catalog.py),
 so matching and merging run and write for real; the default per-source limits are shared
@@ -26,8 +26,17 @@ from pathlib import Path
 
 from .report import Figure
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _deployed_concurrency() -> int:
+    """The pool size production starts workers with (deploy/.env.example)."""
+    text = (ROOT / "deploy" / ".env.example").read_text()
+    return int(re.search(r"^WORKER_CONCURRENCY=(\d+)", text, re.MULTILINE).group(1))
+
+
 LATENCY_S = 0.020
-CONCURRENCY = int(os.environ.get("BENCH_SYNC_CONCURRENCY") or 2)  # WORKER_CONCURRENCY in deploy/
+CONCURRENCY = int(os.environ.get("BENCH_SYNC_CONCURRENCY") or _deployed_concurrency())
 PAPERS = int(os.environ.get("BENCH_SYNC_PAPERS", "5000"))  # when run alone
 RUN_TIMEOUT_S = 1800
 SOURCE_URL_ENV = {
@@ -37,7 +46,6 @@ SOURCE_URL_ENV = {
     "semanticscholar": "SEMANTIC_SCHOLAR_API_URL",
 }
 SYNTHETIC_TITLE = re.compile(r"^\[Synthetic\] System (\d{5}):")
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def scenario_papers() -> list:
