@@ -1,13 +1,13 @@
 """`make bench`'s sync stage, also runnable alone: `python -m bench.sync_bench`.
 
-A real Celery worker (prefork, with deploy/'s pool size) on the Redis broker in REDIS_URL syncs every
-paper of the scenario against the stand-in upstream (sync.standin), 20 ms away, which answers in
-each API's schema from records built for the same synthetic papers (bench/upstream_catalog.py),
-so matching and merging run and write for real; the default per-source limits are shared
-through Redis as in production. Figures: requests per paper against the fewest the APIs allow
-(bench/sync_needs.py), the busiest one-second window per source against its limit, wall time
-against the ceiling the limits imply, and the worker's peak memory (main process and pool
-children) against its idle footprint.
+A real Celery worker (prefork, with deploy/'s pool size) on the Redis broker in REDIS_URL
+syncs every paper of the scenario against the stand-in upstream (sync.standin), 20 ms away,
+which answers in each API's schema from records built for the same synthetic papers
+(bench/upstream_catalog.py), so matching and merging run and write for real; the default
+per-source limits are shared through Redis as in production. Figures: requests per paper
+against the fewest the APIs allow (bench/sync_needs.py), the busiest one-second window per
+source against its limit, wall time against the ceiling the limits imply, and the worker's peak
+memory (main process and pool children) against its idle footprint.
 
 Alone, it builds only the papers it needs (no pages) in a throwaway SQLite database under
 var/bench/, and REDIS_URL must name a Redis database the worker may use (its queue, the
