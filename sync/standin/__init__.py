@@ -6,6 +6,6 @@ synthetic papers. Nothing here is used by the running site.
 """
 
 from .catalog import Catalog
-from .server import SOURCES, Canned, Logged, Upstream
+from .server import SOURCES, Canned, Logged, Upstream, busiest_window, pointed_at
 
-__all__ = ["SOURCES", "Canned", "Catalog", "Logged", "Upstream"]
+__all__ = ["SOURCES", "Canned", "Catalog", "Logged", "Upstream", "busiest_window", "pointed_at"]

@@ -47,6 +47,15 @@ class Logged:
     fault: int = 0  # the status of the canned fault served, if one was
 
 
+def pointed_at(upstream: Upstream, configured: dict) -> dict:
+    """A SYNC_SOURCES setting like `configured` with every stand-in source's base URL on it."""
+    return {
+        name: {**config, "OPTIONS": {**config.get("OPTIONS", {}), "base_url": upstream.url(name)}}
+        for name, config in configured.items()
+        if name in SOURCES
+    }
+
+
 def busiest_window(times: list[float], seconds: float = 1.0) -> int:
     """Most of `times` within any window of `seconds` (sliding, not aligned to the clock)."""
     times = sorted(times)

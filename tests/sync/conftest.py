@@ -6,19 +6,9 @@ import pytest
 
 from sync.politeness import reset_breakers, reset_pacing, reset_pauses
 from sync.sources import dummy
-from sync.standin import SOURCES, Upstream
+from sync.standin import SOURCES, Upstream, pointed_at
 
 from .recorded import recorded_catalog
-
-
-def sources_setting(upstream: Upstream) -> dict:
-    from django.conf import settings
-
-    return {
-        name: {**config, "OPTIONS": {**config["OPTIONS"], "base_url": upstream.url(name)}}
-        for name, config in settings.SYNC_SOURCES.items()
-        if name in SOURCES
-    }
 
 
 @pytest.fixture
@@ -28,7 +18,7 @@ def upstream(settings):
     reset_breakers()
     reset_pauses()
     with Upstream(recorded_catalog()) as server:
-        settings.SYNC_SOURCES = sources_setting(server)
+        settings.SYNC_SOURCES = pointed_at(server, settings.SYNC_SOURCES)
         yield server
     reset_breakers()
 

@@ -5,7 +5,7 @@ from wagtail.models import Locale
 
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper, PaperAuthor
-from sync import tasks
+from sync import services, tasks
 from sync.models import PaperChange, PaperSyncState, SyncRun
 
 pytestmark = pytest.mark.django_db
@@ -159,3 +159,18 @@ def test_discovery_offers_missing_papers_and_publishes_nothing(upstream):
     assert candidate.authors == ["Wei Wang"]
     assert Paper.objects.count() == papers_before
     assert tasks.discover.delay("SIGCOMM", 2025).get() == "ok: 0 new candidates"  # idempotent
+
+
+def test_a_run_batches_each_year_with_its_venues_interleaved():
+    rows = [
+        (1, 2025, "SIGCOMM"),
+        (2, 2024, "NSDI"),
+        (3, 2024, "SIGCOMM"),
+        (4, 2024, "NSDI"),
+        (5, 2024, "SIGCOMM"),
+        (6, 2024, "ISCA"),
+        (7, 2025, "NSDI"),
+    ]
+    # 2024 first: NSDI, ISCA and SIGCOMM take turns, so a batch of any size has work for the
+    # sources that look papers up by DOI and for those that search USENIX titles.
+    assert services.batch_order(rows) == [6, 2, 3, 4, 5, 7, 1]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from sync.matching import best_match, normalize_title
+from sync.matching import RecordIndex, best_match, normalize_title
 from sync.sources.base import AuthorRecord, PaperQuery, PaperRecord
 from sync.text import bare_doi, bare_orcid, clean_person_name, clean_text, clean_title
 
@@ -89,3 +89,40 @@ def test_match_prefers_the_published_paper_over_its_preprint():
 def test_a_doi_decides_over_the_title():
     query = PaperQuery(paper_id=1, title="Anything", venue="SIGCOMM", year=2025, doi="10.1/x")
     assert best_match(query, [record(title="Other", doi="10.1/x")]).doi == "10.1/x"
+
+
+def test_a_record_index_finds_what_best_match_would_and_by_dblp_key():
+    published = PaperRecord(
+        source="semanticscholar",
+        title="Swing: Short-cutting Rings for Higher Bandwidth Allreduce",
+        year=2024,
+        authors=[AuthorRecord(name="Daniele De Sensi")],
+        ids={"dblp_key": "conf/nsdi/SensiBH24"},
+    )
+    preprint = PaperRecord(
+        source="semanticscholar",
+        title=published.title,
+        year=2024,
+        authors=published.authors,
+        is_preprint=True,
+    )
+    with_doi = PaperRecord(source="crossref", title="Something else entirely", doi="10.1/x")
+    near = PaperRecord(
+        source="semanticscholar",
+        title="Swing: Short-Cutting Rings for Higher-Bandwidth Allreduce.",
+        year=2025,
+        authors=published.authors,
+    )
+    index = RecordIndex([preprint, with_doi, published, near])
+    query = PaperQuery(paper_id=1, title=published.title, venue="NSDI", year=2024)
+    assert index.find(query) is published  # the exact title, not the preprint before it
+    keyed = PaperQuery(
+        2, "An editor's title", "NSDI", 2024, ids={"dblp_key": "conf/nsdi/SensiBH24"}
+    )
+    assert index.find(keyed) is published
+    assert index.find(PaperQuery(3, "Whatever", "SIGCOMM", 2025, doi="10.1/x")) is with_doi
+    typo = PaperQuery(4, "Swing: Short-cutting Rings for Higher Bandwith Allreduce", "NSDI", 2024)
+    assert index.find(typo) is best_match(typo, [preprint, with_doi, published, near])
+    assert index.find(typo) in (published, near)  # fuzzy, as best_match
+    other = PaperQuery(paper_id=5, title="A different paper", venue="NSDI", year=2024)
+    assert index.find(other) is None
