@@ -231,11 +231,21 @@ def measure(work_dir: Path, env: dict[str, str]) -> list[Figure]:
 
 
 def main() -> None:
-    """The sync stage alone, on a throwaway SQLite database of just the papers."""
+    """The sync stage alone, on a throwaway database of just the papers: SQLite, or with
+    BENCH_SYNC_BACKEND=postgresql one created on DATABASE_URL's server (and dropped)."""
+    from .databases import throwaway_postgres
+
     stamp = time.strftime("sync-%Y%m%d-%H%M%S")
     work_dir = ROOT / "var" / "bench" / stamp
     work_dir.mkdir(parents=True, exist_ok=True)
-    database_url = f"sqlite:///{work_dir / 'sync.sqlite3'}"
+    if os.environ.get("BENCH_SYNC_BACKEND", "sqlite") == "postgresql":
+        with throwaway_postgres(os.environ["DATABASE_URL"], "bench_sync") as (url, name):
+            _alone(work_dir, url, f"PostgreSQL ({name})")
+    else:
+        _alone(work_dir, f"sqlite:///{work_dir / 'sync.sqlite3'}", "SQLite")
+
+
+def _alone(work_dir: Path, database_url: str, label: str) -> None:
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "bench.settings",
@@ -247,6 +257,8 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.db import connections
+
     from .backend import migrate_from_template
     from .report import table
     from .scenario import create_papers
@@ -256,10 +268,11 @@ def main() -> None:
     created = create_papers(range(PAPERS))
     print(f"{created} papers in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     figures = measure(work_dir, dict(os.environ))
+    connections.close_all()
     (work_dir / "results.json").write_text(
         json.dumps({"figures": [vars(f) for f in figures]}, ensure_ascii=False, indent=2)
     )
-    print(table("sync (SQLite)", [vars(f) for f in figures]))
+    print(table(f"sync ({label})", [vars(f) for f in figures]))
     print(f"\nfigures in {work_dir / 'results.json'}", file=sys.stderr)
 
 
