@@ -1,26 +1,28 @@
 """The pages endpoint: Wagtail's PagesAPIViewSet, with the public-page rules and batched reads.
 
 Only three things differ from stock Wagtail: which pages count as public (see
-selectors.exclude_unreachable_pages), the locale and search filters (see api_filters), and the
-prefetching that keeps a list response at a fixed number of queries whatever its `limit`.
+visibility.public_page_condition, applied to the requested page type directly), the locale and
+search filters (see api_filters), and the prefetching that keeps a list response at a fixed
+number of queries whatever its `limit`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.db.models import prefetch_related_objects
 from wagtail.api.v2 import filters as wagtail_filters
+from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
 from wagtail.models import Page
 
 from cms.api_http import CacheControlMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
-from cms.papers.serializers import PAPER_PREFETCH
+from cms.papers.selectors import attach_paper_parts
 
 from .api_filters import LocaleFilter, SubstringSearchFilter
 from .models import DigestPage, TopicPage
-from .selectors import attach_digests, attach_topics, exclude_unreachable_pages
+from .selectors import attach_digests, attach_topics
+from .visibility import public_page_condition, public_pages
 
 
 class PagesAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, WagtailPagesAPIViewSet):
@@ -36,16 +38,31 @@ class PagesAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, WagtailPage
     ]
 
     def get_base_queryset(self):
-        """Live, public, reachable pages of the requested site; built once per request."""
-        if not hasattr(self, "_public_pages"):
-            self._public_pages = exclude_unreachable_pages(super().get_base_queryset())
-        return self._public_pages
+        """Live, public, reachable pages of the requested site."""
+        return public_pages(self.request)
 
     def get_queryset(self):
-        queryset = super().get_queryset().select_related("locale")
-        if issubclass(queryset.model, DigestPage):
-            queryset = queryset.select_related("paper")
-        return queryset
+        """Wagtail's `type` handling, with the public rules applied to the typed queryset itself.
+
+        Built once per request (Wagtail asks for it again to pick the serializer).
+        """
+        if not hasattr(self, "_queryset"):
+            try:
+                type_parameter = self.request.GET.get("type")
+                models = page_models_from_string(type_parameter) if type_parameter else ()
+            except (LookupError, ValueError) as error:
+                raise BadRequestError("type doesn't exist") from error
+            if len(models) == 1:
+                queryset = public_pages(self.request, models[0])
+            else:
+                queryset = self.get_base_queryset()
+                if models:
+                    queryset = queryset.type(*models)
+            queryset = queryset.select_related("locale")
+            if issubclass(queryset.model, DigestPage):
+                queryset = queryset.select_related("paper")
+            self._queryset = queryset
+        return self._queryset
 
     def paginate_queryset(self, queryset):
         pages = list(super().paginate_queryset(queryset))
@@ -69,8 +86,8 @@ class PagesAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, WagtailPage
         digests = [page for page in pages if isinstance(page, DigestPage)]
         topics = [page for page in pages if isinstance(page, TopicPage)]
         if digests and "paper" in fields:
-            prefetch_related_objects(digests, *(f"paper__{name}" for name in PAPER_PREFETCH))
+            attach_paper_parts(digest.paper for digest in digests)
         if digests and "topic" in fields:
-            attach_topics(digests, public_pages=self.get_base_queryset())
+            attach_topics(digests, public=public_page_condition(self.request))
         if topics and "digests" in fields:
-            attach_digests(topics, public_pages=self.get_base_queryset())
+            attach_digests(topics, public=public_page_condition(self.request))
