@@ -64,10 +64,10 @@ deploy-tools:
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	    apt-get install -y -qq --no-install-recommends docker-compose >/dev/null; }
 
-# The production configuration end to end on this machine (deploy/smoke.py; PostgreSQL and Redis
+# The production configuration end to end on this machine (deploy/smoke/; PostgreSQL and Redis
 # must answer). `make test` runs it in its PostgreSQL pass.
 smoke: install
-	$(PY) deploy/smoke.py
+	$(PY) -m deploy.smoke
 
 lint: install
 	$(BIN)/ruff check .

@@ -81,7 +81,7 @@ def pytest_collection_modifyitems(config, items):
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if config.stash.get(SMOKE_NOT_RUN, 0):
         terminalreporter.write_line(
-            "smoke test (deploy/smoke.py) not run on SQLite: it runs in the PostgreSQL pass "
+            "smoke test (deploy/smoke/) not run on SQLite: it runs in the PostgreSQL pass "
             "(DATABASE_URL=postgres://... make test, as .ci/run does), with -m smoke, "
             "or as make smoke"
         )

@@ -1,4 +1,4 @@
-"""The production smoke test (deploy/smoke.py) passes on this machine and leaves nothing behind.
+"""The production smoke test (deploy/smoke/) passes on this machine and leaves nothing behind.
 
 It creates its own `smoke_*` database on the suite's PostgreSQL server, so it runs in the
 PostgreSQL pass only (tests/conftest.py says why). Its Redis db is SMOKE_REDIS_URL (default db 15).
@@ -6,6 +6,7 @@ PostgreSQL pass only (tests/conftest.py says why). Its Redis db is SMOKE_REDIS_U
 
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -56,20 +57,28 @@ def database_exists(server_url: str, name: str) -> bool:
         return row.fetchone() is not None
 
 
+def run_smoke(env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess:
+    """Run `python -m deploy.smoke`; past the timeout, SIGTERM lets it clean up first."""
+    command = [sys.executable, "-m", "deploy.smoke"]
+    with subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGTERM)
+            stdout, stderr = process.communicate(timeout=180)
+            pytest.fail(f"the smoke test took over {timeout:.0f} s:\n{stdout[-8000:]}{stderr}")
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
 def test_smoke_run_passes_and_cleans_up():
     server = database_server()
     redis_url = os.environ.get("SMOKE_REDIS_URL", "redis://127.0.0.1:6379/15")
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST")}
     env.update(SMOKE_DATABASE_URL=server, SMOKE_REDIS_URL=redis_url)
 
-    result = subprocess.run(
-        [sys.executable, "deploy/smoke.py"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    result = run_smoke(env)
 
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-8000:]

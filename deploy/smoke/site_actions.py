@@ -1,9 +1,9 @@
-"""What an editor and an operator do inside the running site, for deploy/smoke.py.
+"""What an editor and an operator do inside the running site, for the smoke test.
 
-Run by the smoke test as `python deploy/smoke_site.py ACTION ...` in the same environment as
-gunicorn and the worker (production settings, the smoke test's database), so every write goes
-through the models and signals exactly as in the admin. Each action prints one line
-`SMOKE-RESULT <json>`; the application's own JSON log lines share stdout, hence the marker.
+Run as `python -m deploy.smoke.site_actions ACTION ...` in the same environment as gunicorn and
+the worker (production settings, the smoke test's database), so every write goes through the
+models and signals exactly as in the admin. Each action prints one line `SMOKE-RESULT <json>`;
+the application's own JSON log lines share stdout, hence the marker.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import json
 import os
 import sys
 import time
-from pathlib import Path
 
 RESULT_MARKER = "SMOKE-RESULT "
 
@@ -99,7 +98,6 @@ def main(argv: list[str]) -> None:
     wait.add_argument("--timeout", type=float, default=180)
     args = parser.parse_args(argv)
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import django
 
     django.setup()
