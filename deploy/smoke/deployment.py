@@ -337,6 +337,8 @@ class Deployment:
         return str(self.work)
 
     def print_logs(self) -> None:
+        if not self.services:
+            return
         for service in self.services:
             print(f"----- {service.name} log (last lines) -----")
             print(tail(service.log_text()) or "(empty)")
