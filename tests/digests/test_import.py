@@ -133,14 +133,14 @@ def test_failure_midway_rolls_back_everything(tmp_path, seed_path, monkeypatch):
 
     from cms.digests import importer
 
-    real_paper = importer.SeedImporter._paper
+    real_papers = importer.SeedImporter._papers
 
-    def failing_paper(self, seed):
-        if seed.short_name == "Later":
+    def failing_papers(self, seeds):
+        if any(seed.short_name == "Later" for seed in seeds):
             raise RuntimeError("disk full")
-        return real_paper(self, seed)
+        return real_papers(self, seeds)
 
-    monkeypatch.setattr(importer.SeedImporter, "_paper", failing_paper)
+    monkeypatch.setattr(importer.SeedImporter, "_papers", failing_papers)
     before = _counts()
     with pytest.raises(CommandError, match="nothing was changed: disk full"):
         call_command("import_digests", str(extended), verbosity=0)
