@@ -124,8 +124,8 @@ class _Keys:
             localize.TranslationContext: self.contexts,
             localize.Translation: self.translations,
         }
-        if model in lookups:
-            return lookups[model][value]
+        if model in lookups:  # log entries keep the ids of revisions deleted with their page
+            return lookups[model].get(value, f"<deleted {model._meta.label} {value}>")
         if model is localize.TranslatableObject:
             return self.translation_key(value)
         if model._meta.label == "wagtailcore.Locale":

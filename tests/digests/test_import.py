@@ -148,6 +148,27 @@ def test_failure_midway_rolls_back_everything(tmp_path, seed_path, monkeypatch):
     assert not DigestPage.objects.filter(short_name="NewSystem").exists()
 
 
+def test_import_bumps_the_api_content_version_once(
+    tmp_path, seed_path, django_capture_on_commit_callbacks
+):
+    from cms.apicache.version import _set_new_version
+
+    data = json.loads(seed_path.read_text(encoding="utf-8"))
+    data["topics"][0]["digests"].append(
+        dict(
+            data["topics"][0]["digests"][0],
+            short_name="OneBump",
+            title={"en": "One", "zh-hant": "一"},
+        )
+    )
+    extended = tmp_path / "extended.json"
+    extended.write_text(json.dumps(data), encoding="utf-8")
+    with django_capture_on_commit_callbacks() as callbacks:
+        call_command("import_digests", str(extended), "--update", verbosity=0)
+    assert DigestPage.objects.filter(short_name="OneBump").count() == 2
+    assert sum(1 for callback in callbacks if callback is _set_new_version) == 1
+
+
 def test_page_tree_stays_consistent():
     """Bulk translation inside one transaction must not corrupt treebeard's counters."""
     assert all(not problems for problems in Page.find_problems())
