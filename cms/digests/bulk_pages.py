@@ -107,14 +107,19 @@ def without_child_objects(page: Page) -> Page:
     return page
 
 
+def _children(parent: Page):
+    """The parent's children, read from the tree (not from a possibly stale `numchild`)."""
+    return Page.objects.filter(path__startswith=parent.path, depth=parent.depth + 1)
+
+
 def children_slugs(parent: Page) -> set[str]:
-    return set(parent.get_children().values_list("slug", flat=True))
+    return set(_children(parent).values_list("slug", flat=True))
 
 
 def insert_children(parent: Page, pages: list[Page], logs: LogEntries) -> None:
     """Insert new pages (specific instances) as the parent's last children, as `add_child` does."""
     depth = parent.depth + 1
-    last = parent.get_children().order_by("-path").values_list("path", flat=True).first()
+    last = _children(parent).order_by("-path").values_list("path", flat=True).first()
     position = Page._str2int(last[-Page.steplen :]) if last else 0
     for page in pages:
         position += 1

@@ -304,6 +304,8 @@ class SeedImporter:
                     title=seed.title.en, venue=seed.venue, year=seed.year, track=seed.track
                 )
                 new.append((stored[key], seed))
+        if not new:
+            return [stored[(seed.title.en, seed.venue, seed.year)] for seed in seeds]
         Paper.objects.bulk_create([paper for paper, _seed in new], batch_size=500)
         PaperAffiliation.objects.bulk_create(
             [

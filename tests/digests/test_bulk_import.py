@@ -7,6 +7,7 @@ comparison runs both from the same state, the per-page one rolled back, and comp
 they leave (tests/digests/import_snapshot.py).
 """
 
+import io
 import json
 
 import pytest
@@ -86,17 +87,24 @@ def _per_page_only(monkeypatch):
     monkeypatch.setattr(importer.SeedImporter, "_bulk_batch", lambda self, parent, pages: None)
 
 
-def _snapshot_after_per_page_import(monkeypatch, *args) -> dict:
-    """Import with the bulk path switched off, take a snapshot, and roll the import back."""
+def _import(*args) -> str:
+    """Run import_digests; its output (progress lines and the summary)."""
+    out = io.StringIO()
+    call_command("import_digests", *args, stdout=out)
+    return out.getvalue()
+
+
+def _per_page_import_rolled_back(monkeypatch, *args) -> tuple[dict, str]:
+    """Import with the bulk path switched off; the snapshot and output, then roll it back."""
     try:
         with transaction.atomic(), monkeypatch.context() as patch:
             _per_page_only(patch)
-            call_command("import_digests", *args, verbosity=0)
+            output = _import(*args)
             taken = snapshot()
             raise _RolledBack
     except _RolledBack:
         pass
-    return taken
+    return taken, output
 
 
 @pytest.fixture
@@ -114,14 +122,17 @@ def bulk_calls(monkeypatch):
 
 
 def test_bulk_import_writes_what_the_per_page_import_writes(extended_seed, monkeypatch, bulk_calls):
-    per_page = _snapshot_after_per_page_import(monkeypatch, str(extended_seed))
+    per_page, per_page_output = _per_page_import_rolled_back(monkeypatch, str(extended_seed))
     assert not DigestPage.objects.filter(short_name="Bulkfirst").exists()  # rolled back
 
-    call_command("import_digests", str(extended_seed), verbosity=0)
+    output = _import(str(extended_seed))
     bulk = snapshot()
 
     assert len(bulk_calls) == 6  # 2 digests, then the new topic, then its 3 digests
     assert differences(per_page, bulk) == {}
+    assert output == per_page_output
+    assert "[  4/58] Bulkfirst: created" in output
+    assert "pages created: 6, pages kept: 65, papers created: 4, translations created: 6" in output
     zh = Locale.objects.get(language_code="zh-hant")
     new = DigestPage.objects.get(short_name="Bulkfirst", locale__language_code="en")
     assert new.get_translation(zh).slug == "bulkfirst-1"
@@ -213,12 +224,13 @@ def test_bulk_import_under_a_topic_whose_translation_was_deleted(
     data["topics"][2]["digests"].append(_digest(template, "Orphan", "An orphan", "孤兒"))
     path = tmp_path / "orphan.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    per_page = _snapshot_after_per_page_import(monkeypatch, str(path))
+    per_page, per_page_output = _per_page_import_rolled_back(monkeypatch, str(path))
 
-    call_command("import_digests", str(path), verbosity=0)
+    output = _import(str(path))
 
     assert len(bulk_calls) == 1
     assert differences(per_page, snapshot()) == {}
+    assert output == per_page_output
     page = DigestPage.objects.get(short_name="Orphan", locale__language_code="en")
     zh = page.get_translation(Locale.objects.get(language_code="zh-hant"))
     assert zh.title == "孤兒" and zh.live
