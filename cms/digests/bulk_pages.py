@@ -33,9 +33,10 @@ from wagtail.models import Page, PageLogEntry, Revision
 from wagtail.signals import page_published, published
 
 _BASE_FIELDS = [field for field in Page._meta.concrete_fields if not field.primary_key]
-_REVISION_FIELDS = ["latest_revision", "latest_revision_created_at", "draft_title"]
 PUBLISH_FIELDS = [
-    *_REVISION_FIELDS,
+    "latest_revision",
+    "latest_revision_created_at",
+    "draft_title",
     "live",
     "has_unpublished_changes",
     "expired",
@@ -98,6 +99,12 @@ def page_field_errors(page: Page) -> ValidationError | None:
     except ValidationError as error:
         return error
     return None
+
+
+def fits_bulk_path(page: Page) -> bool:
+    """A page of a model one table below Page, going live now (not scheduled)."""
+    going_live_later = page.go_live_at is not None and page.go_live_at > timezone.now()
+    return type(page)._meta.get_parent_list() == [Page] and not going_live_later
 
 
 def without_child_objects(page: Page) -> Page:
@@ -189,10 +196,8 @@ def save_revisions(pages: list[Page], *, changed: bool) -> list[Revision]:
 
 
 def publish(pages: list[Page], revisions: list[Revision], logs: LogEntries) -> None:
-    """`revision.publish()` of each page's latest revision, going live now (no go-live date)."""
+    """`revision.publish()` of each page's latest revision, going live now (see fits_bulk_path)."""
     for page, revision in zip(pages, revisions, strict=True):
-        if page.go_live_at and page.go_live_at > timezone.now():
-            raise ValueError(f"{page.title!r} is scheduled; publish it through Wagtail")
         now = timezone.now()
         page.live = True
         page.has_unpublished_changes = revision is not page.latest_revision

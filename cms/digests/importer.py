@@ -253,7 +253,9 @@ class SeedImporter:
         taken = bulk_pages.children_slugs(parent)
         batch = []
         for page, strings in pages:
-            if not page.slug or page.slug in taken or bulk_pages.page_field_errors(page):
+            if not page.slug or page.slug in taken or not bulk_pages.fits_bulk_path(page):
+                return None
+            if bulk_pages.page_field_errors(page):
                 return None
             taken.add(page.slug)
             bulk_pages.without_child_objects(page)

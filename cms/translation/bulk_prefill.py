@@ -63,7 +63,7 @@ class NewPageTranslation:
 
     page: Page
     strings_by_field: dict[str, str]
-    target_parent: Page
+    target_parent: Page | None
     source_json: str = ""
     segments: list = field(default_factory=list)
     source: TranslationSource | None = None

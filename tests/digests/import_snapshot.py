@@ -171,6 +171,22 @@ def _log_json(data: Any) -> Any:
     return data
 
 
+_PAGE_FOREIGN_KEYS = {
+    field.name: field
+    for model in (DigestIndexPage, TopicPage, DigestPage)
+    for field in model._meta.concrete_fields
+    if isinstance(field, models.ForeignKey)
+}
+
+
+def _overridable_json(keys: _Keys, context_id: int, value: str) -> str:
+    """A synchronised foreign key's segment holds the related row's pk: name the row instead."""
+    _object, path = keys.contexts[context_id]
+    if path in _PAGE_FOREIGN_KEYS:
+        return keys.foreign(_PAGE_FOREIGN_KEYS[path], json.loads(value))
+    return value
+
+
 def _model_of(keys: _Keys, content_type_id: int) -> type[models.Model]:
     app_label, model = keys.content_types[content_type_id].split(".")
     return ContentType.objects.get_by_natural_key(app_label, model).model_class()
@@ -211,6 +227,8 @@ def _row(keys: _Keys, model: type[models.Model], obj: models.Model) -> tuple:
             value = _instance_json(keys, _model_of(keys, obj.specific_content_type_id), content)
         elif model is PageLogEntry and name == "data":
             value = _log_json(value)
+        elif model is localize.OverridableSegment and name == "data_json":
+            value = _overridable_json(keys, obj.context_id, value)
         rendered.append((name, json.dumps(value, sort_keys=True, default=str)))
     return tuple(rendered)
 

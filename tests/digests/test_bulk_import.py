@@ -181,9 +181,9 @@ def test_sync_keeps_the_translation_of_unchanged_segments(extended_seed):
     [
         (lambda digest: digest.update(title={"en": "x" * 300, "zh-hant": "長"}), "at most 255"),
         (lambda digest: digest.update(short_name="Samenew two"), "'samenew-two' is already in use"),
-        # wagtail-localize's own error handling fails on this one (it expects a per-field
-        # error), on either path: the message is the same, if not helpful.
-        (lambda digest: digest["title"].update({"zh-hant": "長" * 300}), "error_dict"),
+        # No expected text: the per-page path's own message differs by database (SQLite:
+        # wagtail-localize's error handling fails on it; PostgreSQL: the column overflows).
+        (lambda digest: digest["title"].update({"zh-hant": "長" * 300}), None),
     ],
 )
 def test_a_batch_the_bulk_path_cannot_take_fails_as_the_per_page_path_does(
@@ -208,8 +208,9 @@ def test_a_batch_the_bulk_path_cannot_take_fails_as_the_per_page_path_does(
         _per_page_only(patch)
         call_command("import_digests", str(bad), verbosity=0)
 
-    assert message in str(bulk_error.value)
     assert str(bulk_error.value) == str(per_page_error.value)
+    if message is not None:
+        assert message in str(bulk_error.value)
     assert differences(before, snapshot()) == {}
 
 
