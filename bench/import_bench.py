@@ -6,7 +6,7 @@ on the server of DATABASE_URL that is dropped afterwards), and reports seconds a
 digest, the statements by kind and table, and optionally a cProfile of the run.
 
 Each topic holds 100 bilingual digests (bench/scenario.py); `--topics 10` is the 1,000 of the
-benchmark target. `--again` also times a second, idempotent run (`--update` with `--update`).
+benchmark target. `--again` also times a second, idempotent run with `--update`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -24,11 +25,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "var" / "bench" / "templates"
-_STATEMENT = re.compile(
-    r"^\s*(SELECT|INSERT|UPDATE|DELETE|SAVEPOINT|RELEASE|ROLLBACK)\b.*?"
-    r'(?:FROM|INTO|UPDATE)\s+"?(\w+)"?',
-    re.IGNORECASE | re.DOTALL,
-)
+_TABLE_AFTER = {
+    "SELECT": re.compile(r'\bFROM\s+"?(\w+)"?', re.IGNORECASE),
+    "INSERT": re.compile(r'\bINTO\s+"?(\w+)"?', re.IGNORECASE),
+    "UPDATE": re.compile(r'^\s*UPDATE\s+"?(\w+)"?', re.IGNORECASE),
+    "DELETE": re.compile(r'\bFROM\s+"?(\w+)"?', re.IGNORECASE),
+}
+
+
+def statement_kind(sql: str) -> str:
+    """A statement's verb and first table, e.g. `SELECT wagtailcore_page`, or just `SAVEPOINT`."""
+    verb = sql.split(None, 1)[0].upper() if sql.strip() else "?"
+    pattern = _TABLE_AFTER.get(verb)
+    match = pattern.search(sql) if pattern else None
+    return f"{verb} {match.group(1)}" if match else verb
 
 
 class QueryCounter:
@@ -38,12 +48,7 @@ class QueryCounter:
         self.by_kind: Counter[str] = Counter()
 
     def __call__(self, execute, sql, params, many, context):
-        match = _STATEMENT.match(sql)
-        if match:
-            key = f"{match.group(1).upper()} {match.group(2)}"
-        else:
-            key = sql.split(None, 1)[0].upper() if sql.strip() else "?"
-        self.by_kind[key] += 1
+        self.by_kind[statement_kind(sql)] += 1
         return execute(sql, params, many, context)
 
     @property
@@ -53,15 +58,24 @@ class QueryCounter:
 
 @contextmanager
 def throwaway_database(postgres: bool):
-    """Point bench.settings at a new database; yields its URL and removes it afterwards."""
+    """Point bench.settings at a new database; yields a work directory, removes both after."""
     work = Path(tempfile.mkdtemp(prefix="import-bench-"))
     os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings"
     os.environ["VAR_DIR"] = str(work / "var")
-    if not postgres:
-        url = f"sqlite:///{work / 'bench.sqlite3'}"
-        os.environ["BENCH_DATABASE_URL"] = url
-        yield work
-        return
+    try:
+        if postgres:
+            with _postgres_database():
+                yield work
+        else:
+            os.environ["BENCH_DATABASE_URL"] = f"sqlite:///{work / 'bench.sqlite3'}"
+            yield work
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@contextmanager
+def _postgres_database():
+    """A `wt_import_bench_*` database on the server of DATABASE_URL, dropped afterwards."""
     import dj_database_url
     import psycopg
 
@@ -80,7 +94,7 @@ def throwaway_database(postgres: bool):
         connection.execute(f'CREATE DATABASE "{name}"')
     os.environ["BENCH_DATABASE_URL"] = server.rsplit("/", 1)[0] + f"/{name}"
     try:
-        yield work
+        yield
     finally:
         from django.db import connections
 
