@@ -133,19 +133,40 @@ def test_failure_midway_rolls_back_everything(tmp_path, seed_path, monkeypatch):
 
     from cms.digests import importer
 
-    real_paper = importer.SeedImporter._paper
+    real_papers = importer.SeedImporter._papers
 
-    def failing_paper(self, seed):
-        if seed.short_name == "Later":
+    def failing_papers(self, seeds):
+        if any(seed.short_name == "Later" for seed in seeds):
             raise RuntimeError("disk full")
-        return real_paper(self, seed)
+        return real_papers(self, seeds)
 
-    monkeypatch.setattr(importer.SeedImporter, "_paper", failing_paper)
+    monkeypatch.setattr(importer.SeedImporter, "_papers", failing_papers)
     before = _counts()
     with pytest.raises(CommandError, match="nothing was changed: disk full"):
         call_command("import_digests", str(extended), verbosity=0)
     assert _counts() == before
     assert not DigestPage.objects.filter(short_name="NewSystem").exists()
+
+
+def test_import_bumps_the_api_content_version_once(
+    tmp_path, seed_path, django_capture_on_commit_callbacks
+):
+    from cms.apicache.version import _set_new_version
+
+    data = json.loads(seed_path.read_text(encoding="utf-8"))
+    data["topics"][0]["digests"].append(
+        dict(
+            data["topics"][0]["digests"][0],
+            short_name="OneBump",
+            title={"en": "One", "zh-hant": "一"},
+        )
+    )
+    extended = tmp_path / "extended.json"
+    extended.write_text(json.dumps(data), encoding="utf-8")
+    with django_capture_on_commit_callbacks() as callbacks:
+        call_command("import_digests", str(extended), "--update", verbosity=0)
+    assert DigestPage.objects.filter(short_name="OneBump").count() == 2
+    assert sum(1 for callback in callbacks if callback is _set_new_version) == 1
 
 
 def test_page_tree_stays_consistent():
