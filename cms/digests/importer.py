@@ -104,6 +104,12 @@ class SeedImporter:
         return page, "updated"
 
     def _translate(self, page: Page, state: str, strings: dict[str, str]) -> None:
+        if state == "kept" and self._translated(page):
+            # Translators own the zh-hant page once it exists: the seed's strings, a source
+            # re-extracted from the editor's English or a fresh publish would undo their work
+            # (or hide that it is out of date). `--update` brings it back in line.
+            self.report.add("translations kept")
+            return
         result = prefill_page_translation(
             page=page,
             locale=self.zh,
@@ -114,6 +120,10 @@ class SeedImporter:
             self.report.add("translations created")
         elif result.target_saved:
             self.report.add("translations updated")
+
+    def _translated(self, page: Page) -> bool:
+        """Whether `page` has a real zh-hant translation (not a placeholder alias)."""
+        return page.get_translations().filter(locale=self.zh, alias_of__isnull=True).exists()
 
     def _index_page(self) -> DigestIndexPage:
         root = Page.get_first_root_node()

@@ -174,3 +174,43 @@ def test_page_tree_stays_consistent():
     assert all(not problems for problems in Page.find_problems())
     for page in Page.objects.filter(locale__language_code="zh-hant"):
         assert page.numchild == page.get_children().count(), page.title
+
+
+def test_translators_work_survives_a_plain_import_and_update_restores_the_seed(seed_path):
+    """`make run` imports on every start: a translator's edit and an out-of-date status stay."""
+    from cms.translation.prefill import publish_translation
+    from cms.translation.status import translation_status
+
+    en = DigestPage.objects.get(locale__language_code="en", short_name="Odin")
+    zh = DigestPage.objects.get(locale__language_code="zh-hant", translation_key=en.translation_key)
+    translation = Translation.objects.get(
+        source__object_id=en.translation_key, target_locale=zh.locale
+    )
+    title = StringTranslation.objects.get(
+        translation_of__segments__source=translation.source,
+        translation_of__segments__context__path="title",
+        locale=zh.locale,
+    )
+    title.data = "譯者改寫的標題"
+    title.tool_name = ""
+    title.save()
+    publish_translation(translation)
+    en.summary = "An editor's English change, not yet synced to the translation."
+    en.save_revision().publish()
+    assert translation_status(zh).state == "out_of_date"
+
+    call_command("import_digests", verbosity=0)
+    zh.refresh_from_db()
+    title.refresh_from_db()
+    assert zh.title == title.data == "譯者改寫的標題"
+    assert translation_status(zh).state == "out_of_date"  # the import did not sync it silently
+
+    call_command("import_digests", "--update", verbosity=0)
+    zh.refresh_from_db()
+    seed_title = next(
+        d.title.zh_hant
+        for t in load_seed(seed_path).topics
+        for d in t.digests
+        if d.short_name == "Odin"
+    )
+    assert zh.title == seed_title
