@@ -84,6 +84,22 @@ def test_update_restores_seed_text_and_translation_follows(seed_path):
             lambda d: d["topics"][1].pop("digests"),
             "topic 2 'Workloads and traces': field 'digests'",
         ),
+        (
+            lambda d: d["topics"][0]["digests"][0]["title"].update({"zh-hant": "長" * 256}),
+            "field 'title.zh-hant' must be at most 255 characters, got 256",
+        ),
+        (
+            lambda d: d["topics"][0]["name"].update(en="x" * 300),
+            "field 'name.en' must be at most 255 characters, got 300",
+        ),
+        (
+            lambda d: d["topics"][0]["digests"][0].update(short_name="S" * 101),
+            "field 'short_name' must be at most 100 characters, got 101",
+        ),
+        (
+            lambda d: d["topics"][0]["digests"][0].update(affiliations=["ok", "u" * 301]),
+            "field 'affiliations[1]' must be at most 300 characters, got 301",
+        ),
     ],
 )
 def test_malformed_file_changes_nothing_and_names_the_problem(tmp_path, seed_path, mutate, message):
