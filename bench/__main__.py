@@ -11,22 +11,13 @@ import os
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
+from .databases import throwaway_postgres
 from .report import table
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT_DIR = ROOT / "var" / "bench"
-
-
-def _postgres_admin_url(database_url: str) -> tuple[dict, str]:
-    """The server's connection settings and a fresh throwaway database name."""
-    import dj_database_url
-
-    config = dj_database_url.parse(database_url)
-    name = f"bench_{uuid.uuid4().hex[:10]}"
-    return config, name
 
 
 def _run_backend(label: str, database_url: str, work_dir: Path) -> dict:
@@ -48,25 +39,8 @@ def _run_backend(label: str, database_url: str, work_dir: Path) -> dict:
 
 
 def _postgres(database_url: str, work_dir: Path) -> dict:
-    import psycopg
-
-    config, name = _postgres_admin_url(database_url)
-    admin = dict(
-        host=config["HOST"] or "127.0.0.1",
-        port=config["PORT"] or 5432,
-        user=config["USER"] or "postgres",
-        password=config["PASSWORD"] or None,
-        dbname="postgres",
-        autocommit=True,
-    )
-    with psycopg.connect(**admin) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    try:
-        url = database_url.rsplit("/", 1)[0] + f"/{name}"
-        return _run_backend(f"PostgreSQL ({name})", url, work_dir)
-    finally:
-        with psycopg.connect(**admin) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with throwaway_postgres(database_url) as url:
+        return _run_backend(f"PostgreSQL ({url.rsplit('/', 1)[1]})", url, work_dir)
 
 
 def main() -> None:

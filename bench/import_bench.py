@@ -18,10 +18,11 @@ import shutil
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
+
+from .databases import throwaway_postgres
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "var" / "bench" / "templates"
@@ -76,31 +77,15 @@ def throwaway_database(postgres: bool):
 @contextmanager
 def _postgres_database():
     """A `wt_import_bench_*` database on the server of DATABASE_URL, dropped afterwards."""
-    import dj_database_url
-    import psycopg
-
     server = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
-    config = dj_database_url.parse(server)
-    name = f"wt_import_bench_{uuid.uuid4().hex[:8]}"
-    admin = dict(
-        host=config["HOST"] or "127.0.0.1",
-        port=config["PORT"] or 5432,
-        user=config["USER"] or "postgres",
-        password=config["PASSWORD"] or None,
-        dbname="postgres",
-        autocommit=True,
-    )
-    with psycopg.connect(**admin) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    os.environ["BENCH_DATABASE_URL"] = server.rsplit("/", 1)[0] + f"/{name}"
-    try:
-        yield
-    finally:
-        from django.db import connections
+    with throwaway_postgres(server, prefix="wt_import_bench_") as url:
+        os.environ["BENCH_DATABASE_URL"] = url
+        try:
+            yield
+        finally:
+            from django.db import connections
 
-        connections.close_all()
-        with psycopg.connect(**admin) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            connections.close_all()
 
 
 def timed_import(
