@@ -85,7 +85,7 @@ let current = DEFAULT_LANG;
  * The language to show: the address's prefix (`addressLang`, e.g. "zh-hant" for /zh-hant/...),
  * then an old link's ?lang=, then the choice saved by the language switch, then the browser's.
  */
-export function initialLanguage(addressLang, search = window.location.search) {
+export function languageToShow(addressLang, search = window.location.search) {
   if (LANGS.includes(addressLang)) return addressLang;
   const asked = new URLSearchParams(search).get("lang");
   if (LANGS.includes(asked)) return asked;

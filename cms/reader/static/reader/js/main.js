@@ -4,7 +4,7 @@
 
 import { previewPage } from "./api.js";
 import { h } from "./dom.js";
-import { initialLanguage, language, setLanguage, t } from "./i18n.js";
+import { language, languageToShow, setLanguage, t } from "./i18n.js";
 import { addressIn, pageHref, splitPath } from "./urls.js";
 import { loadDigest, renderDigest } from "./views/digest.js";
 import { loadIndex, renderIndex } from "./views/index.js";
@@ -98,7 +98,7 @@ function updateChrome() {
  * the browser's) and make the address name it: /x/ shown in Chinese becomes /zh-hant/x/.
  */
 function followAddress() {
-  setLanguage(initialLanguage(splitPath(window.location.pathname).lang), { remember: false });
+  setLanguage(languageToShow(splitPath(window.location.pathname).lang), { remember: false });
   showLanguageInAddress();
 }
 
