@@ -1,15 +1,17 @@
 """The pages endpoint: Wagtail's PagesAPIViewSet, with the public-page rules and batched reads.
 
-Only three things differ from stock Wagtail: which pages count as public (see
+Only four things differ from stock Wagtail: which pages count as public (see
 visibility.public_page_condition, applied to the requested page type directly), the locale and
-search filters (see api_filters), and the prefetching that keeps a list response at a fixed
-number of queries whatever its `limit`.
+search filters (see api_filters), the prefetching that keeps a list response at a fixed
+number of queries whatever its `limit`, and `find/?html_path=` reading a `/zh-hant/` prefix.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.conf import settings
+from django.utils import translation
 from wagtail.api.v2 import filters as wagtail_filters
 from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
@@ -64,6 +66,23 @@ class PagesAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, WagtailPage
             self._queryset = queryset
         return self._queryset
 
+    def find_object(self, queryset, request):
+        """Wagtail's lookups, with `html_path` taken as the site's addresses are: language-prefixed.
+
+        Wagtail routes `html_path` from the default language's root only, so the path of a
+        translation's `html_url` (/zh-hant/...) finds nothing (wagtail/wagtail#6679, open). Here
+        the prefix picks the language and Wagtail's own routing (Page.find_for_request, which
+        starts from the site root's translation in the active language) does the rest.
+        """
+        if "html_path" not in request.GET:
+            return super().find_object(queryset, request)
+        language_code, page_path = split_language_prefix(request.GET["html_path"])
+        with translation.override(language_code):
+            page = Page.find_for_request(request, page_path)
+        if page is not None and queryset.filter(pk=page.pk).exists():
+            return page
+        return None
+
     def paginate_queryset(self, queryset):
         pages = list(super().paginate_queryset(queryset))
         self.prefetch_for_serializer(pages)
@@ -91,3 +110,15 @@ class PagesAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, WagtailPage
             attach_topics(digests, public=public_page_condition(self.request))
         if topics and "digests" in fields:
             attach_digests(topics, public=public_page_condition(self.request))
+
+
+def split_language_prefix(html_path: str) -> tuple[str, str]:
+    """`/zh-hant/a/b/` -> ("zh-hant", "a/b"); a path without a prefix is the default language's.
+
+    The prefix is a language code exactly as i18n_patterns writes it (LocalePrefixPattern).
+    """
+    components = [component for component in html_path.split("/") if component]
+    prefixed = {code for code, _name in settings.LANGUAGES} - {settings.LANGUAGE_CODE}
+    if components and components[0] in prefixed:
+        return components[0], "/".join(components[1:])
+    return settings.LANGUAGE_CODE, "/".join(components)
