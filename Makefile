@@ -7,7 +7,7 @@ MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate seed admin-user roles browser messages compile-messages test test-sqlite lint format bench bench-tools clean deploy-tools
+.PHONY: run install migrate seed admin-user roles browser messages compile-messages test test-sqlite lint format bench bench-tools clean deploy-tools smoke
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,11 @@ deploy-tools:
 	@docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null || \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	    apt-get install -y -qq --no-install-recommends docker-compose >/dev/null; }
+
+# The production configuration end to end on this machine (deploy/smoke/; PostgreSQL and Redis
+# must answer). `make test` runs it in its PostgreSQL pass.
+smoke: install
+	$(PY) -m deploy.smoke
 
 lint: install
 	$(BIN)/ruff check .

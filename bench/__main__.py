@@ -39,8 +39,8 @@ def _run_backend(label: str, database_url: str, work_dir: Path) -> dict:
 
 
 def _postgres(database_url: str, work_dir: Path) -> dict:
-    with throwaway_postgres(database_url) as (url, name):
-        return _run_backend(f"PostgreSQL ({name})", url, work_dir)
+    with throwaway_postgres(database_url) as url:
+        return _run_backend(f"PostgreSQL ({url.rsplit('/', 1)[1]})", url, work_dir)
 
 
 def main() -> None:

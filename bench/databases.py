@@ -1,5 +1,4 @@
-"""Throwaway PostgreSQL databases for benchmark runs: created on DATABASE_URL's server, dropped
-afterwards (forcibly: a worker may still hold a connection)."""
+"""Throwaway PostgreSQL databases for benchmark runs, created and dropped on the same server."""
 
 from __future__ import annotations
 
@@ -9,13 +8,16 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def throwaway_postgres(database_url: str, prefix: str = "bench") -> Iterator[tuple[str, str]]:
-    """Yield (url, name) of a fresh database on the server `database_url` points at."""
+def throwaway_postgres(server_url: str, prefix: str = "bench_") -> Iterator[str]:
+    """Create `<prefix><random>` on the server of `server_url`; yield its URL; drop it after.
+
+    The drop forces other sessions off, so a benchmark server left running cannot keep it.
+    """
     import dj_database_url
     import psycopg
 
-    config = dj_database_url.parse(database_url)
-    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    config = dj_database_url.parse(server_url)
+    name = f"{prefix}{uuid.uuid4().hex[:10]}"
     admin = dict(
         host=config["HOST"] or "127.0.0.1",
         port=config["PORT"] or 5432,
@@ -27,7 +29,7 @@ def throwaway_postgres(database_url: str, prefix: str = "bench") -> Iterator[tup
     with psycopg.connect(**admin) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     try:
-        yield database_url.rsplit("/", 1)[0] + f"/{name}", name
+        yield server_url.rsplit("/", 1)[0] + f"/{name}"
     finally:
         with psycopg.connect(**admin) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

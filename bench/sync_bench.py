@@ -239,8 +239,8 @@ def main() -> None:
     work_dir = ROOT / "var" / "bench" / stamp
     work_dir.mkdir(parents=True, exist_ok=True)
     if os.environ.get("BENCH_SYNC_BACKEND", "sqlite") == "postgresql":
-        with throwaway_postgres(os.environ["DATABASE_URL"], "bench_sync") as (url, name):
-            _alone(work_dir, url, f"PostgreSQL ({name})")
+        with throwaway_postgres(os.environ["DATABASE_URL"], "bench_sync_") as url:
+            _alone(work_dir, url, f"PostgreSQL ({url.rsplit('/', 1)[1]})")
     else:
         _alone(work_dir, f"sqlite:///{work_dir / 'sync.sqlite3'}", "SQLite")
 

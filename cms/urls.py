@@ -1,6 +1,14 @@
-"""URL map: admin, headless API, documents, and the reference reader last (it owns `/`)."""
+"""URL map: admin, headless API, documents and the preview, then the reader's pages last.
+
+The reader's pages sit in `i18n_patterns` without a prefix for the default language, so English
+pages are at `/<topic>/<digest>/` and Traditional Chinese ones at `/zh-hant/<topic>/<digest>/`:
+Wagtail reverses `wagtail_serve` in each page's own language, which gives the API's `html_url`,
+`Page.url` and the admin's "View live" the right address per language. Everything above them
+keeps one unprefixed address (cms.reader.locale_middleware decides their language).
+"""
 
 from django.conf import settings
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 from wagtail.admin import urls as wagtailadmin_urls
@@ -8,6 +16,7 @@ from wagtail.documents import urls as wagtaildocs_urls
 
 from cms.api import api_router
 from cms.api_schema.views import openapi_schema
+from cms.reader.views import preview_shell
 
 urlpatterns = [
     path("django-admin/", admin.site.urls),
@@ -15,6 +24,8 @@ urlpatterns = [
     path("documents/", include(wagtaildocs_urls)),
     path("api/v2/schema/", openapi_schema, name="api-schema"),
     path("api/v2/", api_router.urls),
+    # The admin's headless preview frame: the draft says which language it is in.
+    path("preview/", preview_shell, name="reader_preview"),
 ]
 
 if settings.DEBUG:
@@ -24,4 +35,4 @@ if settings.DEBUG:
     urlpatterns += staticfiles_urlpatterns()
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
 
-urlpatterns += [path("", include("cms.reader.urls"))]
+urlpatterns += i18n_patterns(path("", include("cms.reader.urls")), prefix_default_language=False)

@@ -1,10 +1,22 @@
 """Suite-wide fixtures: the seed content is imported once per test database.
 
 Tests run inside a transaction that is rolled back, so each one starts from the seeded site.
+Also here: the Redis broker and real Celery workers (tests/workers.py), shared by the sync
+and ops integration tests, and where the production smoke test (tests/deploy/test_smoke.py)
+runs.
 """
 
+import uuid
+
 import pytest
+import redis
+from celery import Celery
+from django.conf import settings
 from django.core.management import call_command
+
+from tests.workers import REDIS_URL, Workers
+
+SMOKE_NOT_RUN = pytest.StashKey[int]()
 
 
 @pytest.fixture(scope="session")
@@ -18,3 +30,58 @@ def seed_path():
     from cms.digests.seed import DEFAULT_SEED_PATH
 
     return DEFAULT_SEED_PATH
+
+
+@pytest.fixture
+def broker():
+    """The Redis broker (it must answer), a fresh queue, and a producer app for it."""
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+    client.ping()  # fails the test loudly when Redis is down: .ci/run starts it
+    for pattern in ("sync:breaker:*", "sync:pause:*", "sync:pace:*"):  # nothing left from before
+        for key in client.scan_iter(pattern):
+            client.delete(key)
+    producer = Celery("sync-tests", broker=REDIS_URL, backend=REDIS_URL)
+    queue = f"sync-test-{uuid.uuid4().hex[:8]}"
+    yield producer, queue
+    client.delete(queue)
+    producer.close()
+
+
+@pytest.fixture
+def worker_pool(broker, tmp_path):
+    """Workers on the broker's queue, started by the test; all killed afterwards."""
+    _producer, queue = broker
+    pool = Workers(queue, tmp_path)
+    try:
+        yield pool
+    finally:
+        pool.stop_all()
+
+
+def suite_uses_postgresql() -> bool:
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def pytest_collection_modifyitems(config, items):
+    """The smoke test runs in the PostgreSQL pass only, where PostgreSQL is known to be there.
+
+    It starts the production settings on a throwaway PostgreSQL database of its own whatever
+    the suite's database is, so in the SQLite pass it would repeat the same run for nothing (and
+    make `make test` on SQLite need PostgreSQL). `-m smoke` runs it in any pass.
+    """
+    if suite_uses_postgresql() or "smoke" in (config.option.markexpr or ""):
+        return
+    smoke = [item for item in items if item.get_closest_marker("smoke")]
+    if smoke:
+        items[:] = [item for item in items if not item.get_closest_marker("smoke")]
+        config.hook.pytest_deselected(items=smoke)
+        config.stash[SMOKE_NOT_RUN] = len(smoke)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if config.stash.get(SMOKE_NOT_RUN, 0):
+        terminalreporter.write_line(
+            "smoke test (deploy/smoke/) not run on SQLite: it runs in the PostgreSQL pass "
+            "(DATABASE_URL=postgres://... make test, as .ci/run does), with -m smoke, "
+            "or as make smoke"
+        )

@@ -1,26 +1,30 @@
 """The pages endpoint: Wagtail's PagesAPIViewSet, with the public-page rules and batched reads.
 
-Only three things differ from stock Wagtail: which pages count as public (see
-selectors.exclude_unreachable_pages), the locale and search filters (see api_filters), and the
-prefetching that keeps a list response at a fixed number of queries whatever its `limit`.
+Only four things differ from stock Wagtail: which pages count as public (see
+visibility.public_page_condition, applied to the requested page type directly), the locale and
+search filters (see api_filters), the prefetching that keeps a list response at a fixed
+number of queries whatever its `limit`, and `find/?html_path=` reading a `/zh-hant/` prefix.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.db.models import prefetch_related_objects
+from django.conf import settings
+from django.utils import translation
 from wagtail.api.v2 import filters as wagtail_filters
+from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
 from wagtail.models import Page
 
 from cms.api_http import CacheControlMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
-from cms.papers.serializers import PAPER_PREFETCH
+from cms.papers.selectors import attach_paper_parts
 
 from .api_filters import LocaleFilter, SubstringSearchFilter
 from .models import DigestPage, TopicPage
-from .selectors import attach_digests, attach_topics, exclude_unreachable_pages
+from .selectors import attach_digests, attach_topics
+from .visibility import public_page_condition, public_pages
 
 
 class PagesAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, WagtailPagesAPIViewSet):
@@ -36,16 +40,48 @@ class PagesAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, WagtailPage
     ]
 
     def get_base_queryset(self):
-        """Live, public, reachable pages of the requested site; built once per request."""
-        if not hasattr(self, "_public_pages"):
-            self._public_pages = exclude_unreachable_pages(super().get_base_queryset())
-        return self._public_pages
+        """Live, public, reachable pages of the requested site."""
+        return public_pages(self.request)
 
     def get_queryset(self):
-        queryset = super().get_queryset().select_related("locale")
-        if issubclass(queryset.model, DigestPage):
-            queryset = queryset.select_related("paper")
-        return queryset
+        """Wagtail's `type` handling, with the public rules applied to the typed queryset itself.
+
+        Built once per request (Wagtail asks for it again to pick the serializer).
+        """
+        if not hasattr(self, "_queryset"):
+            try:
+                type_parameter = self.request.GET.get("type")
+                models = page_models_from_string(type_parameter) if type_parameter else ()
+            except (LookupError, ValueError) as error:
+                raise BadRequestError("type doesn't exist") from error
+            if len(models) == 1:
+                queryset = public_pages(self.request, models[0])
+            else:
+                queryset = self.get_base_queryset()
+                if models:
+                    queryset = queryset.type(*models)
+            queryset = queryset.select_related("locale")
+            if issubclass(queryset.model, DigestPage):
+                queryset = queryset.select_related("paper")
+            self._queryset = queryset
+        return self._queryset
+
+    def find_object(self, queryset, request):
+        """Wagtail's lookups, with `html_path` taken as the site's addresses are: language-prefixed.
+
+        Wagtail routes `html_path` from the default language's root only, so the path of a
+        translation's `html_url` (/zh-hant/...) finds nothing (wagtail/wagtail#6679, open). Here
+        the prefix picks the language and Wagtail's own routing (Page.find_for_request, which
+        starts from the site root's translation in the active language) does the rest.
+        """
+        if "html_path" not in request.GET:
+            return super().find_object(queryset, request)
+        language_code, page_path = split_language_prefix(request.GET["html_path"])
+        with translation.override(language_code):
+            page = Page.find_for_request(request, page_path)
+        if page is not None and queryset.filter(pk=page.pk).exists():
+            return page
+        return None
 
     def paginate_queryset(self, queryset):
         pages = list(super().paginate_queryset(queryset))
@@ -69,8 +105,20 @@ class PagesAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, WagtailPage
         digests = [page for page in pages if isinstance(page, DigestPage)]
         topics = [page for page in pages if isinstance(page, TopicPage)]
         if digests and "paper" in fields:
-            prefetch_related_objects(digests, *(f"paper__{name}" for name in PAPER_PREFETCH))
+            attach_paper_parts(digest.paper for digest in digests)
         if digests and "topic" in fields:
-            attach_topics(digests, public_pages=self.get_base_queryset())
+            attach_topics(digests, public=public_page_condition(self.request))
         if topics and "digests" in fields:
-            attach_digests(topics, public_pages=self.get_base_queryset())
+            attach_digests(topics, public=public_page_condition(self.request))
+
+
+def split_language_prefix(html_path: str) -> tuple[str, str]:
+    """`/zh-hant/a/b/` -> ("zh-hant", "a/b"); a path without a prefix is the default language's.
+
+    The prefix is a language code exactly as i18n_patterns writes it (LocalePrefixPattern).
+    """
+    components = [component for component in html_path.split("/") if component]
+    prefixed = {code for code, _name in settings.LANGUAGES} - {settings.LANGUAGE_CODE}
+    if components and components[0] in prefixed:
+        return components[0], "/".join(components[1:])
+    return settings.LANGUAGE_CODE, "/".join(components)

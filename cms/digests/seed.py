@@ -10,8 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from django.utils.translation import gettext as _
+from wagtail.models import Page
 
-from cms.papers.models import Track, Venue
+from cms.papers.models import PaperAffiliation, Track, Venue
+
+from .models import DigestPage
 
 DEFAULT_SEED_PATH = Path(__file__).resolve().parent.parent / "seed" / "digests.json"
 LANGS = ("en", "zh-hant")
@@ -56,6 +59,17 @@ class SeedSite:
         return sum(len(topic.digests) for topic in self.topics)
 
 
+def _max_length(model, field: str) -> int:
+    return model._meta.get_field(field).max_length
+
+
+# Checked here so that an overlong value is named like any other problem, not left to the
+# database (which words it differently on each backend, if at all).
+TITLE_LENGTH = _max_length(Page, "title")
+SHORT_NAME_LENGTH = _max_length(DigestPage, "short_name")
+AFFILIATION_LENGTH = _max_length(PaperAffiliation, "name")
+
+
 class _Reader:
     """Validates one JSON document, carrying the file name into every error."""
 
@@ -68,28 +82,31 @@ class _Reader:
             % {"file": self.path, "where": where, "field": field, "problem": problem}
         )
 
-    def text(self, data: dict, where: str, field: str) -> str:
-        value = data.get(field)
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(where, field, _("must be a non-empty string, got %r") % (value,))
-        return value
+    def text(self, data: dict, where: str, field: str, max_length: int | None = None) -> str:
+        return self._string(data.get(field), where, field, max_length)
 
-    def bilingual(self, data: dict, where: str, field: str) -> Bilingual:
+    def bilingual(
+        self, data: dict, where: str, field: str, max_length: int | None = None
+    ) -> Bilingual:
         value = data.get(field)
         if not isinstance(value, dict):
             raise self.fail(where, field, _("must be an object with 'en' and 'zh-hant'"))
         return Bilingual(
-            en=self._lang(value, where, field, "en"),
-            zh_hant=self._lang(value, where, field, "zh-hant"),
+            en=self._string(value.get("en"), where, f"{field}.en", max_length),
+            zh_hant=self._string(value.get("zh-hant"), where, f"{field}.zh-hant", max_length),
         )
 
-    def _lang(self, value: dict, where: str, field: str, lang: str) -> str:
-        text = value.get(lang)
-        if not isinstance(text, str) or not text.strip():
+    def _string(self, value: Any, where: str, field: str, max_length: int | None) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(where, field, _("must be a non-empty string, got %r") % (value,))
+        if max_length is not None and len(value) > max_length:
             raise self.fail(
-                where, f"{field}.{lang}", _("must be a non-empty string, got %r") % (text,)
+                where,
+                field,
+                _("must be at most %(max)d characters, got %(length)d")
+                % {"max": max_length, "length": len(value)},
             )
-        return text
+        return value
 
     def integer(self, data: dict, where: str, field: str, low: int, high: int) -> int:
         value = data.get(field)
@@ -105,7 +122,7 @@ class _Reader:
     def digest(self, data: Any, where: str) -> SeedDigest:
         if not isinstance(data, dict):
             raise self.fail(where, "digests[]", _("must hold objects"))
-        short_name = self.text(data, where, "short_name")
+        short_name = self.text(data, where, "short_name", SHORT_NAME_LENGTH)
         where = f"{where}, digest '{short_name}'"
         venue = data.get("venue")
         if venue not in Venue.values:
@@ -124,17 +141,19 @@ class _Reader:
                 % {"choices": ", ".join(Track.values), "value": track},
             )
         affiliations = data.get("affiliations", [])
-        if not isinstance(affiliations, list) or not all(
-            isinstance(item, str) and item.strip() for item in affiliations
-        ):
+        if not isinstance(affiliations, list):
             raise self.fail(where, "affiliations", _("must be a list of non-empty strings"))
+        for number, item in enumerate(affiliations):
+            if not isinstance(item, str) or not item.strip():
+                raise self.fail(where, "affiliations", _("must be a list of non-empty strings"))
+            self._string(item, where, f"affiliations[{number}]", AFFILIATION_LENGTH)
         return SeedDigest(
             short_name=short_name,
             venue=venue,
             year=self.integer(data, where, "year", 1970, 2100),
             track=track or "",
             reading_minutes=self.integer(data, where, "reading_minutes", 1, 600),
-            title=self.bilingual(data, where, "title"),
+            title=self.bilingual(data, where, "title", TITLE_LENGTH),
             summary=self.bilingual(data, where, "summary"),
             affiliations=tuple(affiliations),
         )
@@ -143,7 +162,7 @@ class _Reader:
         where = f"topic {index}"
         if not isinstance(data, dict):
             raise self.fail(where, "topics[]", _("must hold objects"))
-        name = self.bilingual(data, where, "name")
+        name = self.bilingual(data, where, "name", TITLE_LENGTH)
         where = f"topic {index} '{name.en}'"
         digests = data.get("digests")
         if not isinstance(digests, list) or not digests:
@@ -160,7 +179,7 @@ class _Reader:
         if not isinstance(topics, list) or not topics:
             raise self.fail("top level", "topics", _("must be a non-empty list"))
         parsed = SeedSite(
-            title=self.bilingual(site, "site", "title"),
+            title=self.bilingual(site, "site", "title", TITLE_LENGTH),
             intro=self.bilingual(site, "site", "intro"),
             topics=tuple(self.topic(item, number) for number, item in enumerate(topics, 1)),
         )

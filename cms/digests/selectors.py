@@ -1,4 +1,4 @@
-"""Reads for the public API: which pages are public, and batched lookups of their relations.
+"""Reads for the public API: batched lookups of the relations between public pages.
 
 Batching matters because a list of 100 digests must cost the same few queries as a list of 10:
 a digest's topic and a topic's digests are fetched once per page of results, not once per item.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, Q
 from django.db.models.functions import Substr
 from wagtail.models import Page
 
@@ -18,36 +18,24 @@ PREFETCHED_TOPIC = "_api_topic"
 PREFETCHED_DIGESTS = "_api_digests"
 
 
-def exclude_unreachable_pages(queryset: QuerySet) -> QuerySet:
-    """Drop pages no reader can reach even though they are live themselves.
-
-    Wagtail's public queryset keeps a live page whose parent was unpublished or never published,
-    and wagtail-localize's untranslated placeholders (aliases of a page in another locale) are live
-    too; neither belongs in the public API.
-    """
-    hidden_branches = Page.objects.filter(live=False, numchild__gt=0).values_list("path", flat=True)
-    for path in hidden_branches:
-        queryset = queryset.exclude(path__startswith=path)
-    untranslated_placeholder = Q(alias_of__isnull=False) & ~Q(alias_of__locale_id=F("locale_id"))
-    return queryset.exclude(untranslated_placeholder)
-
-
 def parent_path(page: Page) -> str:
     return page.path[: -page.steplen]
 
 
-def attach_topics(digests: Sequence[Page], *, public_pages: QuerySet) -> None:
+def attach_topics(digests: Sequence[Page], *, public: Q) -> None:
     """Give each digest its public parent topic (or None) with one query for the whole list."""
     wanted = {parent_path(digest) for digest in digests}
     topics = {
         topic.path: topic
-        for topic in public_pages.filter(path__in=wanted).only("id", "title", "slug", "path")
+        for topic in Page.objects.filter(public, path__in=wanted).only(
+            "id", "title", "slug", "path"
+        )
     }
     for digest in digests:
         setattr(digest, PREFETCHED_TOPIC, topics.get(parent_path(digest)))
 
 
-def attach_digests(topics: Sequence[Page], *, public_pages: QuerySet) -> None:
+def attach_digests(topics: Sequence[Page], *, public: Q) -> None:
     """Give each topic its public digests in tree order with one query for the whole list."""
     from .models import DigestPage
 
@@ -55,7 +43,7 @@ def attach_digests(topics: Sequence[Page], *, public_pages: QuerySet) -> None:
     if topics:
         digests = (
             DigestPage.objects.filter(
-                pk__in=public_pages.values("pk"),
+                public,
                 depth__in={topic.depth + 1 for topic in topics},
             )
             .annotate(parent_path=Substr("path", 1, (F("depth") - 1) * Page.steplen))

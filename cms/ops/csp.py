@@ -23,4 +23,9 @@ class ContentSecurityPolicyMiddleware(CSPMiddleware):
 
     @staticmethod
     def is_admin(request: HttpRequest) -> bool:
-        return request.path_info.startswith(tuple(settings.ADMIN_URL_PREFIXES))
+        # Wagtail renders a preview by sending a dummy request for the page's public URL through
+        # the middleware (`is_dummy`); the admin's preview view serves what it returns, so it
+        # gets the admin's policy (wagtail-headless-preview's frame page has inline styles).
+        return getattr(request, "is_dummy", False) or request.path_info.startswith(
+            tuple(settings.ADMIN_URL_PREFIXES)
+        )

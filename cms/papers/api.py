@@ -7,7 +7,7 @@ from cms.api_http import CacheControlMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
 
 from .models import Paper
-from .serializers import PAPER_PREFETCH
+from .selectors import attach_paper_parts
 
 
 class PapersAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, BaseAPIViewSet):
@@ -24,4 +24,9 @@ class PapersAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, BaseAPIVie
     ]
 
     def get_queryset(self):
-        return Paper.objects.prefetch_related(*PAPER_PREFETCH).order_by("id")
+        return Paper.objects.order_by("id")
+
+    def paginate_queryset(self, queryset):
+        papers = list(super().paginate_queryset(queryset))
+        attach_paper_parts(papers)
+        return papers

@@ -6,15 +6,20 @@ from typing import TYPE_CHECKING, Any
 
 from rest_framework import serializers
 
+from .selectors import paper_parts
+
 if TYPE_CHECKING:
     from .models import Paper
 
 # Prefetches that make serializing a list of papers a fixed number of queries.
 PAPER_PREFETCH = ("authors", "affiliations", "links")
 
+_REPRESENTATION = "_api_representation"
+
 
 def paper_as_dict(paper: Paper) -> dict[str, Any]:
-    """The paper's public metadata; relies on PAPER_PREFETCH for constant query counts."""
+    """The paper's public metadata; lists call selectors.attach_paper_parts first."""
+    parts = paper_parts(paper)
     return {
         "id": paper.pk,
         "title": paper.title,
@@ -22,19 +27,10 @@ def paper_as_dict(paper: Paper) -> dict[str, Any]:
         "venue": {"acronym": paper.venue, "name": str(paper.venue_name)},
         "year": paper.year,
         "track": paper.track or None,
-        "authors": [
-            {
-                "name": author.name,
-                "given": author.given or None,
-                "family": author.family or None,
-                "orcid": author.orcid or None,
-                "affiliations": list(author.affiliations or []),
-            }
-            for author in paper.authors.all()
-        ],
-        "affiliations": [affiliation.name for affiliation in paper.affiliations.all()],
+        "authors": parts.authors,
+        "affiliations": parts.affiliations,
         "ids": paper.ids,
-        "links": [{"label": link.label, "url": link.url} for link in paper.links.all()],
+        "links": parts.links,
         "abstract": paper.abstract or None,
         "provenance": paper.provenance or {},
     }
@@ -67,4 +63,9 @@ class PaperPartField(serializers.Field):
         return instance
 
     def to_representation(self, value: Paper) -> Any:
-        return paper_as_dict(value)[self.key]
+        # Every part field of one paper reads the same dict, built once per serialized instance.
+        representation = getattr(value, _REPRESENTATION, None)
+        if representation is None:
+            representation = paper_as_dict(value)
+            setattr(value, _REPRESENTATION, representation)
+        return representation[self.key]

@@ -15,7 +15,11 @@ class PaperViewSet(SnippetViewSet):
     add_to_admin_menu = True
     list_display = ["title", "venue", "year", "doi"]
     list_filter = ["venue", "year"]
+    # Substring search in the database (Django ORM) rather than the search index: editors paste
+    # DOIs and title fragments, which the index's word tokens do not match, and a paper the sync
+    # worker just wrote is findable without waiting for the index to be updated.
     search_fields = ["title", "doi"]
+    search_backend_name = None
 
 
 register_snippet(PaperViewSet)

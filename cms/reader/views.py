@@ -1,19 +1,56 @@
 """Serve the reader's HTML shell; everything on the page comes from the API in the browser."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import translate_url
+from django.utils import translation
 from django.views.decorators.cache import cache_control, never_cache
+
+# Before each language had its own address, `?lang=` picked the language of one link.
+OLD_LANGUAGE_PARAMETER = "lang"
 
 
 @cache_control(public=True, max_age=300)
 def reader_shell(request: HttpRequest, path: str = "") -> HttpResponse:
-    """The index, a topic (`<topic>/`) or a digest (`<topic>/<digest>/`): one shell for all."""
-    return render(request, "reader/shell.html", {"preview": False})
+    """The index, a topic (`<topic>/`) or a digest (`<topic>/<digest>/`): one shell for all.
+
+    The language is the address's (`/zh-hant/…` or none for English); an old `?lang=` link is
+    sent on to the address of the language it asked for.
+    """
+    if OLD_LANGUAGE_PARAMETER in request.GET:
+        target = address_in_asked_language(request)
+        if target is not None:
+            return HttpResponseRedirect(target)
+    return render(request, "reader/shell.html", shell_context(preview=False))
 
 
 @never_cache
 def preview_shell(request: HttpRequest) -> HttpResponse:
     """Where the admin's headless preview points: the shell in preview mode, never cached."""
-    response = render(request, "reader/shell.html", {"preview": True})
+    response = render(request, "reader/shell.html", shell_context(preview=True))
     response["X-Robots-Tag"] = "noindex"
     return response
+
+
+def shell_context(*, preview: bool) -> dict[str, object]:
+    """The language the shell starts in: the active one (from the address on the reader's pages)."""
+    language_code = translation.get_language()
+    return {"preview": preview, "html_lang": translation.to_locale(language_code).replace("_", "-")}
+
+
+def address_in_asked_language(request: HttpRequest) -> str | None:
+    """This page's address in the `?lang=` language, the rest of the query kept; None if unknown.
+
+    `translate_url` resolves the path and reverses it with that language active, so the
+    `/zh-hant/` prefix comes from i18n_patterns, as it does for Wagtail's page URLs.
+    """
+    try:
+        language_code = translation.get_supported_language_variant(
+            request.GET[OLD_LANGUAGE_PARAMETER]
+        )
+    except LookupError:
+        return None  # not a language of the site: the shell ignores it too
+    query = request.GET.copy()
+    del query[OLD_LANGUAGE_PARAMETER]
+    url = request.path_info + (f"?{query.urlencode()}" if query else "")
+    return translate_url(url, language_code)

@@ -78,7 +78,8 @@ MIDDLEWARE = [
     "django.middleware.http.ConditionalGetMiddleware",
     "cms.apicache.middleware.APIResponseCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    # The address picks the language on the reader's pages; elsewhere it is negotiated.
+    "cms.reader.locale_middleware.ReaderLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

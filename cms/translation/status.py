@@ -10,6 +10,7 @@ A page is *out of date* when its source was published after the translation was 
 synced, only the segments whose English changed are left untranslated.
 """
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -108,8 +109,10 @@ def _count(segments) -> Coalesce:
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
-def _translations_for(pages: list[Page]):
-    """The enabled Translations whose target is one of `pages`, with every fact annotated.
+@functools.cache
+def _annotated_translations():
+    """Translations with every fact annotated, built once: Django takes longer to build this
+    queryset than the database takes to run it, and each call only adds the pages' filter.
 
     One query in all: segment counts, the source page's revisions and the latest translated
     string are correlated subqueries, so the cost stays the same for any number of pages.
@@ -138,27 +141,19 @@ def _translations_for(pages: list[Page]):
         context__object_id=OuterRef("source__object_id"), locale_id=OuterRef("target_locale_id")
     ).order_by("-updated_at", "-pk")
     username = f"last_translated_by__{get_user_model().USERNAME_FIELD}"
-    return (
-        Translation.objects.filter(
-            enabled=True,
-            source__object_id__in={page.translation_key for page in pages},
-            target_locale_id__in={page.locale_id for page in pages},
-        )
-        .select_related("source")
-        .annotate(
-            total_segments=_count(segments),
-            translated_segments=_count(segments.filter(Exists(done))),
-            machine_segments=_count(segments.filter(Exists(machine))),
-            source_page_id=Subquery(source_page.values("pk")[:1]),
-            source_revision_id=Subquery(source_page.values("live_revision_id")[:1]),
-            source_published_at=Subquery(source_page.values("last_published_at")[:1]),
-            synced_revision_id=Subquery(synced_revision.values("revision_id")[:1]),
-            translated_at=Subquery(latest.values("updated_at")[:1]),
-            tool_name=Subquery(latest.values("tool_name")[:1]),
-            translator_first_name=Subquery(latest.values("last_translated_by__first_name")[:1]),
-            translator_last_name=Subquery(latest.values("last_translated_by__last_name")[:1]),
-            translator_username=Subquery(latest.values(username)[:1]),
-        )
+    return Translation.objects.select_related("source").annotate(
+        total_segments=_count(segments),
+        translated_segments=_count(segments.filter(Exists(done))),
+        machine_segments=_count(segments.filter(Exists(machine))),
+        source_page_id=Subquery(source_page.values("pk")[:1]),
+        source_revision_id=Subquery(source_page.values("live_revision_id")[:1]),
+        source_published_at=Subquery(source_page.values("last_published_at")[:1]),
+        synced_revision_id=Subquery(synced_revision.values("revision_id")[:1]),
+        translated_at=Subquery(latest.values("updated_at")[:1]),
+        tool_name=Subquery(latest.values("tool_name")[:1]),
+        translator_first_name=Subquery(latest.values("last_translated_by__first_name")[:1]),
+        translator_last_name=Subquery(latest.values("last_translated_by__last_name")[:1]),
+        translator_username=Subquery(latest.values(username)[:1]),
     )
 
 
@@ -184,7 +179,12 @@ def translation_statuses(pages: Iterable[Page]) -> dict[int, TranslationStatus]:
     pages = [page for page in pages if page.pk is not None]
     if not pages:
         return {}
-    by_target = {(t.source.object_id, t.target_locale_id): t for t in _translations_for(pages)}
+    translations = _annotated_translations().filter(
+        enabled=True,
+        source__object_id__in={page.translation_key for page in pages},
+        target_locale_id__in={page.locale_id for page in pages},
+    )
+    by_target = {(t.source.object_id, t.target_locale_id): t for t in translations}
     statuses = {}
     for page in pages:
         translation = by_target.get((page.translation_key, page.locale_id))

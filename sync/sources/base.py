@@ -68,7 +68,7 @@ class FetchResult:
 
 
 class Source:
-    """A bibliographic source. Subclasses implement `fetch` (and may batch inside it).
+    """A bibliographic source. Subclasses implement `fetch_each` (and batch inside it).
 
     `listing_scope` names the run a source works for: listings (a proceedings' table of
     contents) are then fetched once per run and shared by all its batches; without one, each

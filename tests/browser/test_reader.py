@@ -250,3 +250,138 @@ def test_no_serious_accessibility_issues(seeded_live_server, page, axe_violation
             == {"en": "en", "zh-hant": "zh-Hant"}[lang]
         )
         assert axe_violations(page) == [], path
+
+
+# Each language has its own address: /zh-hant/... is Chinese, the same path without it English.
+
+HTML_LANG = {"en": "en", "zh-hant": "zh-Hant"}
+
+
+def shown_language(page) -> str:
+    return page.evaluate("document.documentElement.lang")
+
+
+def path_of(page) -> str:
+    return page.evaluate("location.pathname + location.search + location.hash")
+
+
+def test_a_chinese_address_opens_in_chinese_whatever_was_chosen_before(seeded_live_server, page):
+    from cms.digests.models import DigestPage
+
+    page.add_init_script("localStorage.setItem('reader.lang', 'en')")
+    chinese = DigestPage.objects.get(slug="fabricperf", locale__language_code="zh-hant")
+    assert chinese.url == "/zh-hant/inside-the-server/fabricperf/"  # Wagtail's own address
+
+    open_reader(page, seeded_live_server.url + chinese.url)
+
+    assert shown_language(page) == "zh-Hant"
+    assert page.locator("h1").inner_text().startswith("FabricPerf:以 GPU 通訊")
+    assert page.locator("button[data-lang='zh-hant']").get_attribute("aria-pressed") == "true"
+    assert path_of(page) == chinese.url
+    # Showing the address's language does not overwrite the visitor's own choice.
+    assert page.evaluate("localStorage.getItem('reader.lang')") == "en"
+
+
+def test_the_switch_moves_between_the_two_addresses(seeded_live_server, page, screenshot):
+    open_reader(page, seeded_live_server.url + "/inside-the-server/?utm_source=mail#main")
+    assert shown_language(page) == "en"
+    entries = page.evaluate("history.length")
+
+    switch_language(page, "zh-hant")
+    assert path_of(page) == "/zh-hant/inside-the-server/?utm_source=mail#main"
+    assert page.locator("h1").inner_text() == "伺服器內部"
+    assert page.evaluate("localStorage.getItem('reader.lang')") == "zh-hant"
+    screenshot(page, "reader", "topic-zh-hant-address-phone")
+
+    switch_language(page, "en")
+    assert path_of(page) == "/inside-the-server/?utm_source=mail#main"
+    assert page.locator("h1").inner_text() == "Inside the server"
+    assert page.evaluate("localStorage.getItem('reader.lang')") == "en"
+    # The same page in the other language replaces the history entry rather than adding one.
+    assert page.evaluate("history.length") == entries
+
+    switch_language(page, "zh-hant")
+    page.reload()
+    page.wait_for_selector("main[aria-busy=false]")
+    assert path_of(page) == "/zh-hant/inside-the-server/?utm_source=mail#main"
+    assert page.locator("h1").inner_text() == "伺服器內部"
+
+
+def test_in_app_links_keep_the_language_prefix(seeded_live_server, page):
+    open_reader(page, seeded_live_server.url + "/zh-hant/")
+    assert page.locator(".site-title").get_attribute("href") == "/zh-hant/"
+    hrefs = page.locator("a[data-route]").evaluate_all("links => links.map((a) => a.pathname)")
+    assert len(hrefs) > 53 and all(href.startswith("/zh-hant/") for href in hrefs)
+
+    page.locator(".topic-nav").get_by_role("link", name="伺服器內部").click()
+    page.wait_for_url("**/zh-hant/inside-the-server/")
+    page.wait_for_selector("main[aria-busy=false] .comparison-table")
+    assert shown_language(page) == "zh-Hant"
+    assert page.locator(".breadcrumb a").get_attribute("href") == "/zh-hant/"
+
+    page.locator(".comparison-table").get_by_role("link", name="FabricPerf").click()
+    page.wait_for_url("**/zh-hant/inside-the-server/fabricperf/")
+    page.wait_for_selector("main[aria-busy=false] .paper")
+    assert page.locator(".breadcrumb a").evaluate_all("links => links.map((a) => a.pathname)") == [
+        "/zh-hant/",
+        "/zh-hant/inside-the-server/",
+    ]
+    assert page.locator(".meta").inner_text() == "SIGCOMM 2026 · 11 分鐘"
+
+    page.go_back()
+    page.wait_for_selector("main[aria-busy=false] .comparison-table")
+    assert path_of(page) == "/zh-hant/inside-the-server/"
+    assert page.locator("h1").inner_text() == "伺服器內部"
+
+
+def test_an_old_lang_link_lands_on_the_chinese_address(seeded_live_server, page):
+    open_reader(page, seeded_live_server.url + "/inside-the-server/fabricperf/?lang=zh-hant")
+
+    assert path_of(page) == "/zh-hant/inside-the-server/fabricperf/"
+    assert shown_language(page) == "zh-Hant"
+    assert page.locator("h1").inner_text().startswith("FabricPerf:以 GPU 通訊")
+
+
+def test_an_unprefixed_address_follows_the_visitors_choice_not_their_reading(
+    seeded_live_server, page
+):
+    # Reading a Chinese page someone linked to is not choosing Chinese...
+    open_reader(page, seeded_live_server.url + "/zh-hant/inside-the-server/")
+    open_reader(page, seeded_live_server.url + "/inside-the-server/")
+    assert shown_language(page) == "en"
+    assert path_of(page) == "/inside-the-server/"
+
+    # ...choosing it with the switch is: an address without a prefix then opens in Chinese,
+    # and the address becomes the Chinese page's, so it can be shared as it is shown.
+    switch_language(page, "zh-hant")
+    open_reader(page, seeded_live_server.url + "/inside-the-server/fabricperf/")
+    assert shown_language(page) == "zh-Hant"
+    assert path_of(page) == "/zh-hant/inside-the-server/fabricperf/"
+
+
+def test_the_browsers_language_picks_the_language_of_an_unprefixed_address(
+    seeded_live_server, browser
+):
+    context = browser.new_context(viewport=PHONE, locale="zh-TW")
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        open_reader(page, seeded_live_server.url + "/")
+        assert shown_language(page) == "zh-Hant"
+        assert path_of(page) == "/zh-hant/"
+        assert page.locator("h1").inner_text() == SITE["title"]["zh-hant"]
+    finally:
+        context.close()
+    assert not errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_no_serious_accessibility_issues_at_each_languages_address(
+    seeded_live_server, page, axe_violations, lang
+):
+    prefix = "/zh-hant" if lang == "zh-hant" else ""
+    for path in ("/", "/inside-the-server/", "/inside-the-server/fabricperf/"):
+        open_reader(page, seeded_live_server.url + prefix + path)
+        assert shown_language(page) == HTML_LANG[lang]
+        assert axe_violations(page) == [], prefix + path

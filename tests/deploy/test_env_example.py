@@ -13,13 +13,16 @@ READ_PATTERNS = [
     r"""\benv=["']([A-Z][A-Z0-9_]+)["']""",  # dj_database_url.config(env=...)
 ]
 
+# Knobs of the test suite and of the smoke test (deploy/smoke/), not deployment settings.
+NOT_DEPLOYMENT_SETTINGS = [REPO / "cms/settings/test.py", REPO / "deploy/smoke"]
+
 
 def variables_read_by_the_code() -> set[str]:
     names = set()
     for package in ("cms", "sync", "deploy"):
         for path in (REPO / package).rglob("*.py"):
-            if path == REPO / "cms/settings/test.py":
-                continue  # knobs of the test suite itself, not deployment settings
+            if any(path.is_relative_to(excluded) for excluded in NOT_DEPLOYMENT_SETTINGS):
+                continue
             text = path.read_text()
             for pattern in READ_PATTERNS:
                 names.update(re.findall(pattern, text))

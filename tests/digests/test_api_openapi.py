@@ -111,6 +111,9 @@ def test_find_and_errors_conform(conforms, rich_odin):
         f"/api/v2/pages/{rich_odin.pk}/?"
     )
     conforms(f"{PAGES_URL}find/", 404, id=999999)
+    for translated in rich_odin.get_translations(inclusive=True):
+        found = conforms(f"{PAGES_URL}find/", 302, html_path=translated.url)
+        assert found["Location"].endswith(f"/api/v2/pages/{translated.pk}/?")
     conforms(f"{PAGES_URL}999999/", 404)
     conforms(PAGES_URL, 400, limit=101)
     conforms(PAGES_URL, 400, type="digests.Nope")

@@ -84,3 +84,13 @@ def test_valid_filters_still_work(api_items):
     ordered = api_items(type=DIGEST_TYPE, order="-reading_minutes", fields="reading_minutes")
     minutes = [item["reading_minutes"] for item in ordered]
     assert minutes == sorted(minutes, reverse=True)
+
+
+def test_site_filter_scopes_the_listing_to_that_site(api_get):
+    """`?site=` picks the site by hostname, as in stock Wagtail; an unknown one is a 404."""
+    served = api_get(PAGES_URL, site="localhost", type="digests.DigestPage", limit=1)
+    assert served.status_code == 200
+    assert served.json()["meta"]["total_count"] == 2 * 53  # both languages of the one site
+    assert (
+        api_get(PAGES_URL, site="elsewhere.example", type="digests.DigestPage").status_code == 404
+    )

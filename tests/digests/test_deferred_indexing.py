@@ -1,10 +1,11 @@
 """The import indexes what it created once at the end, and leaves live indexing switched on."""
 
 import pytest
+from django.db import transaction
 from wagtail.models import ReferenceIndex
 from wagtail.search.backends import get_search_backend
 
-from cms.digests.deferred_indexing import deferred_indexing
+from cms.digests.deferred_indexing import deferred_indexing, update_references
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper
 
@@ -39,3 +40,44 @@ def test_live_indexing_is_back_after_the_block():
         pass
     paper = Paper.objects.create(title="Immediately indexed pulsar", venue="NSDI", year=2025)
     assert search_papers("pulsar") == [paper]
+
+
+def _references(pages) -> list[tuple]:
+    return sorted(
+        ReferenceIndex.objects.filter(object_id__in=[str(page.pk) for page in pages]).values_list(
+            "content_type",
+            "base_content_type",
+            "object_id",
+            "to_content_type",
+            "to_object_id",
+            "model_path",
+            "content_path",
+            "content_path_hash",
+        )
+    )
+
+
+class _RolledBack(Exception):
+    pass
+
+
+def test_batched_reference_update_equals_wagtails_per_object_update():
+    """Added, kept and stale references come out as create_or_update_for_object leaves them."""
+    pages = list(DigestPage.objects.filter(locale__language_code="en").order_by("path")[:4])
+    other = Paper.objects.exclude(pk__in=[page.paper_id for page in pages]).first()
+    DigestPage.objects.filter(pk=pages[0].pk).update(paper=other)  # one reference goes stale
+    ReferenceIndex.objects.filter(object_id=str(pages[1].pk)).delete()  # one is missing
+    try:
+        with transaction.atomic():
+            for page in DigestPage.objects.filter(pk__in=[page.pk for page in pages]):
+                ReferenceIndex.create_or_update_for_object(page)
+            expected = _references(pages)
+            raise _RolledBack
+    except _RolledBack:
+        pass
+
+    update_references(DigestPage, [page.pk for page in pages])
+
+    assert _references(pages) == expected
+    assert str(other.pk) in {row[4] for row in expected if row[2] == str(pages[0].pk)}
+    assert str(pages[0].paper_id) not in {row[4] for row in expected if row[2] == str(pages[0].pk)}

@@ -84,6 +84,22 @@ def test_update_restores_seed_text_and_translation_follows(seed_path):
             lambda d: d["topics"][1].pop("digests"),
             "topic 2 'Workloads and traces': field 'digests'",
         ),
+        (
+            lambda d: d["topics"][0]["digests"][0]["title"].update({"zh-hant": "長" * 256}),
+            "field 'title.zh-hant' must be at most 255 characters, got 256",
+        ),
+        (
+            lambda d: d["topics"][0]["name"].update(en="x" * 300),
+            "field 'name.en' must be at most 255 characters, got 300",
+        ),
+        (
+            lambda d: d["topics"][0]["digests"][0].update(short_name="S" * 101),
+            "field 'short_name' must be at most 100 characters, got 101",
+        ),
+        (
+            lambda d: d["topics"][0]["digests"][0].update(affiliations=["ok", "u" * 301]),
+            "field 'affiliations[1]' must be at most 300 characters, got 301",
+        ),
     ],
 )
 def test_malformed_file_changes_nothing_and_names_the_problem(tmp_path, seed_path, mutate, message):
@@ -133,14 +149,14 @@ def test_failure_midway_rolls_back_everything(tmp_path, seed_path, monkeypatch):
 
     from cms.digests import importer
 
-    real_paper = importer.SeedImporter._paper
+    real_papers = importer.SeedImporter._papers
 
-    def failing_paper(self, seed):
-        if seed.short_name == "Later":
+    def failing_papers(self, seeds):
+        if any(seed.short_name == "Later" for seed in seeds):
             raise RuntimeError("disk full")
-        return real_paper(self, seed)
+        return real_papers(self, seeds)
 
-    monkeypatch.setattr(importer.SeedImporter, "_paper", failing_paper)
+    monkeypatch.setattr(importer.SeedImporter, "_papers", failing_papers)
     before = _counts()
     with pytest.raises(CommandError, match="nothing was changed: disk full"):
         call_command("import_digests", str(extended), verbosity=0)
@@ -148,8 +164,69 @@ def test_failure_midway_rolls_back_everything(tmp_path, seed_path, monkeypatch):
     assert not DigestPage.objects.filter(short_name="NewSystem").exists()
 
 
+def test_import_bumps_the_api_content_version_once(
+    tmp_path, seed_path, django_capture_on_commit_callbacks
+):
+    from cms.apicache.version import _set_new_version
+
+    data = json.loads(seed_path.read_text(encoding="utf-8"))
+    data["topics"][0]["digests"].append(
+        dict(
+            data["topics"][0]["digests"][0],
+            short_name="OneBump",
+            title={"en": "One", "zh-hant": "一"},
+        )
+    )
+    extended = tmp_path / "extended.json"
+    extended.write_text(json.dumps(data), encoding="utf-8")
+    with django_capture_on_commit_callbacks() as callbacks:
+        call_command("import_digests", str(extended), "--update", verbosity=0)
+    assert DigestPage.objects.filter(short_name="OneBump").count() == 2
+    assert sum(1 for callback in callbacks if callback is _set_new_version) == 1
+
+
 def test_page_tree_stays_consistent():
     """Bulk translation inside one transaction must not corrupt treebeard's counters."""
     assert all(not problems for problems in Page.find_problems())
     for page in Page.objects.filter(locale__language_code="zh-hant"):
         assert page.numchild == page.get_children().count(), page.title
+
+
+def test_translators_work_survives_a_plain_import_and_update_restores_the_seed(seed_path):
+    """`make run` imports on every start: a translator's edit and an out-of-date status stay."""
+    from cms.translation.prefill import publish_translation
+    from cms.translation.status import translation_status
+
+    en = DigestPage.objects.get(locale__language_code="en", short_name="Odin")
+    zh = DigestPage.objects.get(locale__language_code="zh-hant", translation_key=en.translation_key)
+    translation = Translation.objects.get(
+        source__object_id=en.translation_key, target_locale=zh.locale
+    )
+    title = StringTranslation.objects.get(
+        translation_of__segments__source=translation.source,
+        translation_of__segments__context__path="title",
+        locale=zh.locale,
+    )
+    title.data = "譯者改寫的標題"
+    title.tool_name = ""
+    title.save()
+    publish_translation(translation)
+    en.summary = "An editor's English change, not yet synced to the translation."
+    en.save_revision().publish()
+    assert translation_status(zh).state == "out_of_date"
+
+    call_command("import_digests", verbosity=0)
+    zh.refresh_from_db()
+    title.refresh_from_db()
+    assert zh.title == title.data == "譯者改寫的標題"
+    assert translation_status(zh).state == "out_of_date"  # the import did not sync it silently
+
+    call_command("import_digests", "--update", verbosity=0)
+    zh.refresh_from_db()
+    seed_title = next(
+        d.title.zh_hant
+        for t in load_seed(seed_path).topics
+        for d in t.digests
+        if d.short_name == "Odin"
+    )
+    assert zh.title == seed_title

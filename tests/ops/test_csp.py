@@ -2,6 +2,8 @@
 
 import pytest
 
+from cms.digests.models import DigestPage
+
 pytestmark = pytest.mark.django_db
 
 
@@ -36,3 +38,16 @@ def test_admin_allows_its_own_scripts_and_nothing_from_elsewhere(client, admin_u
     assert policy["object-src"] == {"'none'"}
     assert policy["frame-ancestors"] == {"'self'"}
     assert not any("http" in value for values in policy.values() for value in values)
+
+
+def test_admin_previews_get_the_admin_policy_not_the_public_one():
+    """Wagtail renders previews with a dummy request for the page's public URL; the admin's
+    preview panel serves the result, and headless preview's frame page has inline styles."""
+    digest = DigestPage.objects.get(locale__language_code="en", short_name="ByteScale")
+
+    response = digest.make_preview_request()
+
+    assert response.status_code == 200
+    policy = directives(response)
+    assert policy["style-src"] == {"'self'", "'unsafe-inline'"}
+    assert policy["frame-src"] == {"'self'"}  # it frames the reader's /preview/ route

@@ -1,40 +1,30 @@
 """A real Celery worker on the real Redis broker, against the local upstream.
 
-The worker is a subprocess sharing the test database, so these tests commit (outside pytest's
-rolled-back transaction) and put the seeded papers back as they found them. `.ci/run` starts
-Redis; if it does not answer these tests fail rather than skip.
+The worker is a subprocess sharing the test database (tests/workers.py), so these tests commit
+(outside pytest's rolled-back transaction) and put the seeded papers back as they found them.
+`.ci/run` starts Redis; if it does not answer these tests fail rather than skip.
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
-import uuid
-from pathlib import Path
 
 import pytest
-import redis
 from celery import Celery
-from django.conf import settings
 from django.core.cache import cache
 from django.core.management import call_command
-from django.db import connection
 from wagtail.models import Locale, Page
 
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
 from sync.models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
-from sync.standin import SOURCES, Canned, Upstream
+from sync.standin import Canned, Upstream
+from tests.workers import wait_for
 
 from .recorded import FIXTURES, recorded_catalog
 
 pytestmark = pytest.mark.integration
 
-REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/1"
-ROOT = Path(settings.BASE_DIR)
 EXPECTED_AUTHORS = {"ByteScale": 4, "Falcon": 3, "Crux": 3, "Swing": 3, "Acme": 2}
 PAPER_FIELDS = [
     "title",
@@ -47,24 +37,6 @@ PAPER_FIELDS = [
     "locked_fields",
     "provenance",
 ]
-
-
-def wait_for(predicate, timeout: float, message: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out after {timeout}s waiting for {message}")
-
-
-def database_url() -> str:
-    db = connection.settings_dict
-    if db["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{db['NAME']}"
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 @pytest.fixture
@@ -106,105 +78,15 @@ def committed_seed(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture
-def broker():
-    """The Redis broker (it must answer), a fresh queue, and a producer app for it."""
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-    client.ping()  # fails the test loudly when Redis is down: .ci/run starts it
-    for pattern in ("sync:breaker:*", "sync:pause:*", "sync:pace:*"):  # nothing left from before
-        for key in client.scan_iter(pattern):
-            client.delete(key)
-    producer = Celery("sync-tests", broker=REDIS_URL, backend=REDIS_URL)
-    queue = f"sync-test-{uuid.uuid4().hex[:8]}"
-    yield producer, queue
-    client.delete(queue)
-    producer.close()
-
-
-class Workers:
-    """Start and SIGKILL `celery -A sync worker` subprocesses; always cleaned up."""
-
-    def __init__(self, upstream: Upstream, queue: str, tmp_path: Path):
-        self.upstream, self.queue, self.tmp_path = upstream, queue, tmp_path
-        self.processes: list[tuple[subprocess.Popen, Path]] = []
-
-    def env(self, **extra: str) -> dict[str, str]:
-        env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST")}
-        env.update(
-            {
-                "DJANGO_SETTINGS_MODULE": "cms.settings.test",
-                "DATABASE_URL": database_url(),
-                "REDIS_URL": REDIS_URL,
-                "SYNC_TEST_WORKER": "1",
-                "SYNC_QUEUE": self.queue,
-                "SYNC_VISIBILITY_TIMEOUT": "3",
-                "SYNC_BATCH_SIZE": "10",
-                **{
-                    f"{name.upper()}_API_URL": self.upstream.url(name)
-                    for name in SOURCES
-                    if name != "semanticscholar"
-                },
-                "SEMANTIC_SCHOLAR_API_URL": self.upstream.url("semanticscholar"),
-            }
-        )
-        env.update(extra)
-        return env
-
-    def start(self, concurrency: int = 1, **env: str) -> subprocess.Popen:
-        log = self.tmp_path / f"worker-{len(self.processes)}.log"
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "sync",
-                "worker",
-                "-l",
-                "info",
-                "-c",
-                str(concurrency),
-                "-Q",
-                self.queue,
-                "-n",
-                f"{uuid.uuid4().hex[:6]}@%h",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
-            cwd=ROOT,
-            env=self.env(**env),
-            stdout=log.open("w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, so SIGKILL reaches the children
-        )
-        self.processes.append((process, log))
-        wait_for(
-            lambda: "ready." in log.read_text() or process.poll() is not None,
-            90,
-            "the worker to start",
-        )
-        assert process.poll() is None, log.read_text()[-3000:]
-        return process
-
-    def kill(self, process: subprocess.Popen) -> None:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-
-    def stop_all(self) -> None:
-        for process, _log in self.processes:
-            self.kill(process)
-
-
-@pytest.fixture
-def workers(committed_seed, broker, tmp_path):
-    producer, queue = broker
+def workers(committed_seed, broker, worker_pool):
+    """Workers (started by each test) whose sources point at the local upstream."""
+    producer, _queue = broker
     with Upstream(recorded_catalog()) as upstream:
-        pool = Workers(upstream, queue, tmp_path)
+        worker_pool.upstream = upstream
         try:
-            yield pool, producer
+            yield worker_pool, producer
         finally:
-            pool.stop_all()
+            worker_pool.stop_all()
 
 
 def send(producer: Celery, queue: str, name: str, *args):

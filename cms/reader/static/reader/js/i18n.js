@@ -1,7 +1,8 @@
 // The reader's own strings (UI chrome) in both languages; content strings come from the API.
 // The counts line, empty-filter message and reading-time pattern are the published site's own.
 
-export const LANGS = ["en", "zh-hant"];
+export const LANGS = ["en", "zh-hant"]; // settings.LANGUAGES
+export const DEFAULT_LANG = "en"; // settings.LANGUAGE_CODE: the language without an address prefix
 const STORAGE_KEY = "reader.lang";
 
 // BCP 47 tags for lang attributes; the API's locale codes are lower-case.
@@ -78,10 +79,14 @@ const STRINGS = {
   },
 };
 
-let current = "en";
+let current = DEFAULT_LANG;
 
-/** The language to start in: ?lang=, then the reader's saved choice, then the browser's. */
-export function initialLanguage(search = window.location.search) {
+/**
+ * The language to show: the address's prefix (`addressLang`, e.g. "zh-hant" for /zh-hant/...),
+ * then an old link's ?lang=, then the choice saved by the language switch, then the browser's.
+ */
+export function languageToShow(addressLang, search = window.location.search) {
+  if (LANGS.includes(addressLang)) return addressLang;
   const asked = new URLSearchParams(search).get("lang");
   if (LANGS.includes(asked)) return asked;
   const saved = readSaved();
@@ -91,7 +96,7 @@ export function initialLanguage(search = window.location.search) {
   );
   const zh = preferred.findIndex((tag) => /^zh-(hant|tw|hk|mo)/.test(tag));
   const en = preferred.findIndex((tag) => tag.startsWith("en"));
-  return zh !== -1 && (en === -1 || zh < en) ? "zh-hant" : "en";
+  return zh !== -1 && (en === -1 || zh < en) ? "zh-hant" : DEFAULT_LANG;
 }
 
 function readSaved() {
@@ -102,9 +107,12 @@ function readSaved() {
   }
 }
 
-/** Switch the UI language; `remember` saves it (a preview follows its page but saves nothing). */
+/**
+ * Switch the UI language; `remember` saves it as the visitor's choice (the language switch does;
+ * a language that comes from the address or a preview's page is shown without being saved).
+ */
 export function setLanguage(lang, { remember = true } = {}) {
-  current = LANGS.includes(lang) ? lang : "en";
+  current = LANGS.includes(lang) ? lang : DEFAULT_LANG;
   document.documentElement.lang = HTML_LANG[current];
   if (remember) {
     try {

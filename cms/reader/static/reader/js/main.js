@@ -1,9 +1,11 @@
-// The reader: picks the view for the address, renders it from the API, and keeps the chrome
-// (language switch, titles, focus) in step. Links marked data-route navigate without a reload.
+// The reader: picks the language and the view for the address, renders it from the API, and
+// keeps the chrome (language switch, titles, focus) in step. Links marked data-route navigate
+// without a reload. The address always names the language shown (see urls.js).
 
 import { previewPage } from "./api.js";
 import { h } from "./dom.js";
-import { initialLanguage, language, setLanguage, t } from "./i18n.js";
+import { language, languageToShow, setLanguage, t } from "./i18n.js";
+import { addressIn, pageHref, splitPath } from "./urls.js";
 import { loadDigest, renderDigest } from "./views/digest.js";
 import { loadIndex, renderIndex } from "./views/index.js";
 import { loadTopic, renderTopic } from "./views/topic.js";
@@ -13,9 +15,9 @@ const isPreview = document.body.dataset.mode === "preview";
 let filterQuery = "";
 let renderCount = 0;
 
-/** The view for a path: "/" is the index, "/<topic>/" a topic, "/<topic>/<digest>/" a digest. */
-async function liveView(lang, pathname) {
-  const parts = pathname.split("/").filter(Boolean).map(decodeURIComponent);
+/** The view for a page path: "/" the index, "/<topic>/" a topic, "/<topic>/<digest>/" a digest. */
+async function liveView(lang, pagePath) {
+  const parts = pagePath.split("/").filter(Boolean).map(decodeURIComponent);
   const home = t("home");
   if (parts.length === 0) {
     const data = await loadIndex(lang);
@@ -55,7 +57,9 @@ async function render({ moveFocus = false } = {}) {
   updateChrome();
   let rendered;
   try {
-    rendered = isPreview ? await previewView() : await liveView(language(), window.location.pathname);
+    rendered = isPreview
+      ? await previewView()
+      : await liveView(language(), splitPath(window.location.pathname).pagePath);
   } catch (error) {
     rendered = message(error.status && isPreview ? error.message : t("loadError"));
     console.error(error);
@@ -79,7 +83,9 @@ function message(text) {
 
 function updateChrome() {
   document.querySelector(".skip-link").textContent = t("skipLink");
-  document.querySelector(".site-title").textContent = t("siteTitle");
+  const siteTitle = document.querySelector(".site-title");
+  siteTitle.textContent = t("siteTitle");
+  siteTitle.setAttribute("href", pageHref("/"));
   document.getElementById("lang-switch-label").textContent = t("language");
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.setAttribute("aria-pressed", String(button.dataset.lang === language()));
@@ -87,11 +93,29 @@ function updateChrome() {
   }
 }
 
+/**
+ * Show the language the address asks for (its prefix, else an old ?lang=, the saved choice or
+ * the browser's) and make the address name it: /x/ shown in Chinese becomes /zh-hant/x/.
+ */
+function followAddress() {
+  setLanguage(languageToShow(splitPath(window.location.pathname).lang), { remember: false });
+  showLanguageInAddress();
+}
+
+/** Replace (not add) the history entry: the same page in another language is not a new page. */
+function showLanguageInAddress() {
+  const address = addressIn(language());
+  const { pathname, search, hash } = window.location;
+  if (address !== pathname + search + hash) history.replaceState(history.state, "", address);
+}
+
 document.addEventListener("click", (event) => {
   const switcher = event.target.closest("[data-lang]");
   if (switcher) {
     if (switcher.dataset.lang !== language()) {
+      // The visitor's choice: saved, and the address becomes the other language's.
       setLanguage(switcher.dataset.lang);
+      showLanguageInAddress();
       render();
     }
     return;
@@ -101,10 +125,15 @@ document.addEventListener("click", (event) => {
   if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   event.preventDefault();
   if (link.pathname !== window.location.pathname) history.pushState({}, "", link.pathname);
+  followAddress();
   render({ moveFocus: true });
 });
 
-window.addEventListener("popstate", () => render({ moveFocus: true }));
+window.addEventListener("popstate", () => {
+  followAddress();
+  render({ moveFocus: true });
+});
 
-setLanguage(isPreview ? "en" : initialLanguage(), { remember: false });
+if (isPreview) setLanguage("en", { remember: false });
+else followAddress();
 render();

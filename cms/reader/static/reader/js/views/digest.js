@@ -4,6 +4,7 @@ import { findPage } from "../api.js";
 import { h } from "../dom.js";
 import { readingTime, venueLine } from "../format.js";
 import { HTML_LANG, otherLanguage, t } from "../i18n.js";
+import { pageHref } from "../urls.js";
 import { renderBlocks } from "../blocks.js";
 import { breadcrumb, safeUrl } from "./common.js";
 
@@ -28,8 +29,8 @@ export function renderDigest({ digest, translation, other }, { home }) {
     "article",
     { class: "digest" },
     breadcrumb([
-      { label: home, href: "/" },
-      topic ? { label: topic.title, href: `/${topic.slug}/` } : null,
+      { label: home, href: pageHref("/") },
+      topic ? { label: topic.title, href: pageHref(`/${topic.slug}/`) } : null,
       { label: digest.short_name },
     ].filter(Boolean)),
     h(

@@ -4,6 +4,7 @@ import { listPages, findPage } from "../api.js";
 import { h } from "../dom.js";
 import { affiliationLine, authorLine, foldText, matchesQuery, readingTime, venueLine } from "../format.js";
 import { HTML_LANG, otherLanguage, t } from "../i18n.js";
+import { pageHref } from "../urls.js";
 
 const CARD_FIELDS = "_,id,title,slug,short_name,reading_minutes,summary,topic,paper";
 
@@ -68,7 +69,7 @@ export function renderIndex(data, { query = "", onQuery = () => {} } = {}) {
         "ul",
         {},
         data.topics.map(({ topic }) =>
-          h("li", {}, h("a", { href: `/${topic.meta.slug}/`, "data-route": true }, topic.title)),
+          h("li", {}, h("a", { href: pageHref(`/${topic.meta.slug}/`), "data-route": true }, topic.title)),
         ),
       ),
     ),
@@ -91,14 +92,14 @@ function topicSection(topic, cards, data) {
   return h(
     "section",
     { class: "topic-section", "aria-labelledby": headingId },
-    h("h2", { id: headingId }, h("a", { href: `/${topic.meta.slug}/`, "data-route": true }, topic.title)),
+    h("h2", { id: headingId }, h("a", { href: pageHref(`/${topic.meta.slug}/`), "data-route": true }, topic.title)),
     h("ul", { class: "cards" }, cards.map((card) => digestCard(card, data))),
   );
 }
 
 function digestCard({ digest, translation }, data) {
   const paper = digest.paper;
-  const href = `/${digest.topic.slug}/${digest.meta.slug}/`;
+  const href = pageHref(`/${digest.topic.slug}/${digest.meta.slug}/`);
   const affiliations = affiliationLine(paper);
   const item = h(
     "li",

@@ -4,6 +4,7 @@ import { findPage, listPages } from "../api.js";
 import { h } from "../dom.js";
 import { affiliationLine, authorLine, readingTime } from "../format.js";
 import { t } from "../i18n.js";
+import { pageHref } from "../urls.js";
 import { renderBlocks } from "../blocks.js";
 import { breadcrumb, safeUrl, scrollingTable } from "./common.js";
 
@@ -28,7 +29,7 @@ export function renderTopic({ topic, digests }, { home }) {
   const view = h(
     "article",
     { class: "topic" },
-    breadcrumb([{ label: home, href: "/" }, { label: topic.title }]),
+    breadcrumb([{ label: home, href: pageHref("/") }, { label: topic.title }]),
     h("h1", { tabindex: "-1" }, topic.title),
     topic.intro ? h("p", { class: "lead" }, topic.intro) : null,
     topic.finish_first
@@ -69,7 +70,7 @@ function comparisonTable(topicSlug, digests) {
           h(
             "th",
             { scope: "row" },
-            h("a", { href: `/${topicSlug}/${digest.meta.slug}/`, "data-route": true }, digest.short_name),
+            h("a", { href: pageHref(`/${topicSlug}/${digest.meta.slug}/`), "data-route": true }, digest.short_name),
             h("span", { class: "comparison-table__title" }, digest.title),
           ),
           h("td", {}, paper ? paper.venue.acronym + (paper.track ? ` (${paper.track})` : "") : ""),

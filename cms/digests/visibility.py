@@ -1,0 +1,146 @@
+"""Which pages the public API may show: one condition, applied to whatever page type is listed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import F, Q, QuerySet
+from django.http import HttpRequest
+from django.http.request import split_domain_port
+from wagtail.api.v2.utils import BadRequestError
+from wagtail.api.validators import SiteFilterValidator
+from wagtail.models import Page, PageViewRestriction, Site
+from wagtail.models.sites import get_site_for_hostname
+
+from cms.apicache.version import current_content_version
+
+
+@dataclass
+class TreeFacts:
+    """What the public rules read from the page tree besides the pages themselves.
+
+    The same for every request until the content version changes: publishing, unpublishing,
+    moves, deletions, privacy, site and locale changes all bump it (cms.apicache.signals), so
+    the facts are read once per version and process instead of in three queries per request.
+    """
+
+    version: str | None
+    restrictions: tuple[PageViewRestriction, ...]
+    hidden_branches: tuple[str, ...]
+    site_root_paths: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    sites_by_host: dict[tuple[str, str], Site | None] = field(default_factory=dict)
+
+    def site_for(self, request: HttpRequest) -> Site | None:
+        """Wagtail's Site.find_for_request, remembered per host name and port."""
+        if not hasattr(request, "_wagtail_site"):
+            # As Site._find_for_request: the raw host, so ALLOWED_HOSTS is not checked twice.
+            key = (split_domain_port(request._get_raw_host())[0], request.get_port())
+            if key not in self.sites_by_host:
+                try:
+                    self.sites_by_host[key] = get_site_for_hostname(*key)
+                except Site.DoesNotExist:
+                    self.sites_by_host[key] = None
+            request._wagtail_site = self.sites_by_host[key]
+        return request._wagtail_site
+
+    def root_paths(self, site: Site) -> tuple[str, ...]:
+        """The paths of the site's root page and (with i18n) of its translations."""
+        if site.root_page_id not in self.site_root_paths:
+            roots = [site.root_page]
+            if getattr(settings, "WAGTAIL_I18N_ENABLED", False):
+                roots += list(site.root_page.get_translations())
+            self.site_root_paths[site.root_page_id] = tuple(root.path for root in roots)
+        return self.site_root_paths[site.root_page_id]
+
+
+_facts: TreeFacts | None = None
+
+
+def tree_facts() -> TreeFacts:
+    """The facts for the content version in force, read again when it has changed.
+
+    Inside a transaction the facts are read afresh and not shared: the transaction may hold
+    writes of its own that other requests must not see and the version does not reflect yet.
+    """
+    global _facts
+    if not shares_tree_facts():
+        return _read_tree_facts(version=None)
+    version = current_content_version()
+    if _facts is None or _facts.version != version:
+        _facts = _read_tree_facts(version)
+    return _facts
+
+
+def shares_tree_facts() -> bool:
+    """Whether this request may use the facts shared by the process (outside a transaction)."""
+    return not connection.in_atomic_block
+
+
+def _read_tree_facts(version: str | None) -> TreeFacts:
+    # Unpublished pages with children: their live descendants must stay hidden. (The partial
+    # index digests_page_unpublished_path keeps this from scanning the page table.)
+    hidden = Page.objects.filter(live=False, numchild__gt=0).values_list("path", flat=True)
+    return TreeFacts(
+        version=version,
+        restrictions=tuple(PageViewRestriction.objects.select_related("page")),
+        hidden_branches=tuple(hidden),
+    )
+
+
+def public_page_condition(request: HttpRequest) -> Q:
+    """What makes a page public in the API, as one condition that fits Page and every subclass.
+
+    The same rules as Wagtail's `get_public_pages_queryset` (live, not under a view restriction
+    the request does not pass, inside the requested site or one of its translations), plus
+    `unreachable_page_condition`. Wagtail builds a Page queryset, which a typed listing can only
+    use as `pk IN (subquery)`, a scan SQLite cannot index; a condition filters the typed
+    queryset directly. Built once per request.
+    """
+    cached = getattr(request, "_public_page_condition", None)
+    if cached is not None:
+        return cached
+    facts = tree_facts()
+    condition = Q(live=True)
+    for restriction in facts.restrictions:
+        if not restriction.accept_request(request):
+            condition &= ~Q(path__startswith=restriction.page.path)
+    site = _requested_site(request, facts)
+    if site is None:
+        condition = Q(pk__in=[])
+    else:
+        in_site = Q()
+        for path in facts.root_paths(site):
+            in_site |= Q(path__startswith=path)
+        condition &= in_site & unreachable_page_condition(facts)
+    request._public_page_condition = condition
+    return condition
+
+
+def _requested_site(request: HttpRequest, facts: TreeFacts) -> Site | None:
+    """The `?site=` filter's site, else the one serving the request (Wagtail's own lookups)."""
+    if not request.GET.get("site"):
+        return facts.site_for(request)
+    try:
+        return SiteFilterValidator(site=request.GET["site"], request=request).site_obj
+    except ValueError as error:
+        raise BadRequestError(str(error)) from error
+
+
+def unreachable_page_condition(facts: TreeFacts) -> Q:
+    """Excludes pages no reader can reach even though they are live themselves.
+
+    Wagtail's public queryset keeps a live page whose parent was unpublished or never published,
+    and wagtail-localize's untranslated placeholders (aliases of a page in another locale) are live
+    too; neither belongs in the public API.
+    """
+    condition = ~(Q(alias_of__isnull=False) & ~Q(alias_of__locale_id=F("locale_id")))
+    for path in facts.hidden_branches:
+        condition &= ~Q(path__startswith=path)
+    return condition
+
+
+def public_pages(request: HttpRequest, model: type[Page] = Page) -> QuerySet:
+    """The pages of `model` (Page or a subclass) that the public API may show to `request`."""
+    return model.objects.filter(public_page_condition(request))
