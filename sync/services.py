@@ -109,20 +109,22 @@ def paper_queries(ids: list[int]) -> list[PaperQuery]:
         .values_list("paper_id", "name")
     ):
         first_authors.setdefault(paper_id, name)
-    return [
-        PaperQuery(
-            paper_id=pk,
-            title=title,
-            venue=venue,
-            year=year,
-            doi=ids_[0],
-            first_author=first_authors.get(pk, ""),
-            ids={name: value for name, value in zip(ID_FIELDS, ids_, strict=True) if value},
+    queries = []
+    rows = Paper.objects.filter(pk__in=ids).values_list("pk", "title", "venue", "year", *ID_FIELDS)
+    for pk, title, venue, year, *values in rows:
+        known = dict(zip(ID_FIELDS, values, strict=True))
+        queries.append(
+            PaperQuery(
+                paper_id=pk,
+                title=title,
+                venue=venue,
+                year=year,
+                doi=known["doi"],
+                first_author=first_authors.get(pk, ""),
+                ids={name: value for name, value in known.items() if value},
+            )
         )
-        for pk, title, venue, year, *ids_ in Paper.objects.filter(pk__in=ids).values_list(
-            "pk", "title", "venue", "year", *ID_FIELDS
-        )
-    ]
+    return queries
 
 
 def listing_scope(run: SyncRun) -> str:
