@@ -1,8 +1,9 @@
 """Finding a paper among a source's records when there is no DOI to go by.
 
-A record is taken for the paper only if its normalised title is near-identical, its year is
-within one of the paper's, and (when both sides know one) the first authors agree. Preprints and
-"extended versions" share the title by design, so they are never taken for the paper.
+A record is taken for the paper only if its normalised title is near-identical and holds the
+same numbers, its year is within one of the paper's, and (when both sides know one) the first
+authors agree. Preprints and "extended versions" share the title by design, so they are never
+taken for the paper; nor is a sequel ("Falcon 2" for "Falcon"), which differs by one character.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ _VARIANT = re.compile(
     r"\b(extended (version|abstract)|full version|technical report|poster|demo)\b"
 )
 _NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
+_NUMBER = re.compile(r"\d+")
 
 
 @lru_cache(maxsize=65536)  # merging compares the same few thousand names and titles many times
@@ -38,6 +40,11 @@ def normalize_title(title: str) -> str:
 def _family(name: str) -> str:
     parts = normalize_title(clean_person_name(name)).split()
     return parts[-1] if parts else ""
+
+
+def title_numbers(title: str) -> list[str]:
+    """The numbers in a title, in order: versions and sequels differ only there."""
+    return [number.lstrip("0") or "0" for number in _NUMBER.findall(normalize_title(title))]
 
 
 def title_score(a: str, b: str) -> float:
@@ -59,7 +66,7 @@ def match_score(query: PaperQuery, record: PaperRecord) -> float | None:
     if record.year is not None and abs(record.year - query.year) > 1:
         return None
     score = title_score(query.title, record.title)
-    if score < TITLE_THRESHOLD:
+    if score < TITLE_THRESHOLD or title_numbers(query.title) != title_numbers(record.title):
         return None
     if (
         query.first_author

@@ -74,11 +74,29 @@ def test_match_takes_the_same_paper_in_other_typography():
         record(year=2021),
         record(first="Someone Else"),
         record(title="Swing: Long Rings for Lower Bandwidth Broadcast"),
+        record(title="Swing 2: Short-cutting Rings for Higher Bandwidth Allreduce"),
     ],
-    ids=["preprint", "extended-version", "year-off-by-three", "other-first-author", "other-title"],
+    ids=[
+        "preprint",
+        "extended-version",
+        "year-off-by-three",
+        "other-first-author",
+        "other-title",
+        "sequel",
+    ],
 )
 def test_match_refuses_near_misses(candidate):
     assert best_match(QUERY, [candidate]) is None
+
+
+def test_numbered_titles_match_only_their_own_number():
+    query = PaperQuery(
+        paper_id=1, title="System 00012: rethinking flow control", venue="NSDI", year=2024
+    )
+    same = record(title="System 12: Rethinking Flow Control", year=2024, first="")
+    sibling = record(title="System 00013: rethinking flow control", year=2024, first="")
+    assert best_match(query, [sibling]) is None
+    assert best_match(query, [sibling, same]) is same
 
 
 def test_match_prefers_the_published_paper_over_its_preprint():
