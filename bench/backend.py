@@ -73,6 +73,8 @@ class Run:
     def build_scenario(self) -> None:
         from django.db import connection
 
+        from cms.digests.importer import refresh_planner_statistics
+
         from . import scenario
         from .import_bench import timed_import
 
@@ -108,6 +110,9 @@ class Run:
         scenario.bulk_add_topics(list(range(IMPORT_TOPICS, TOPICS)))
         scenario.complete_papers()
         scenario.rebuild_search_index()
+        # Statistics for the rows added behind the importer's back, as PostgreSQL's autovacuum
+        # would gather them on a live site (the import gathers them for its own rows).
+        refresh_planner_statistics()
         log(f"bulk-added the rest of the scenario in {time.perf_counter() - started:.1f}s")
         from cms.digests.models import DigestPage
 
@@ -130,12 +135,18 @@ class Run:
 
         client = Client()
 
-        def count(url: str) -> int:
+        def count(url: str, *, warm: bool = True) -> int:
+            if warm:  # per-process caches: content types, site root paths, the tree facts
+                client.get(url)
             with CaptureQueriesContext(connection) as queries:
                 response = client.get(url)
             assert response.status_code == 200, (url, response.status_code, response.content[:300])
             return len(queries)
 
+        # The first request after a content change also reads the tree facts (cms.digests.
+        # visibility) for its process; every later one reuses them until the next change.
+        cold = count(OURS_UNCACHED + LIST.format(locale="en", limit=20), warm=False)
+        self.raw["query_counts_first_request"] = cold
         detail_id = self.detail_id()
         counts: dict[str, dict[str, int]] = {}
         for side, prefix in (("ours", OURS_UNCACHED), ("stock", STOCK)):
@@ -158,8 +169,9 @@ class Run:
                 baseline_name="stock, limit=20",
                 ratio=max(ours) / stock20,
                 target="constant in limit and <= 12",
-                holds=constant and max(ours) <= 12,
-                note=f"ours {counts['ours']}; stock {counts['stock']}",
+                holds=constant and max(ours) <= 12 and cold <= 12,
+                note=f"ours {counts['ours']}; the first after a content change {cold}; "
+                f"stock {counts['stock']}",
             )
         )
 

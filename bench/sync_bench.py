@@ -1,6 +1,6 @@
 """`make bench`'s sync stage, also runnable alone: `python -m bench.sync_bench`.
 
-A real Celery worker (prefork, with deploy/'s pool size) on the Redis broker in REDIS_URL
+A real Celery worker (prefork, with deploy/'s pool size) on a Redis broker (see below)
 syncs every paper of the scenario against the stand-in upstream (sync.standin), 20 ms away,
 which answers in each API's schema from records built for the same synthetic papers
 (bench/upstream_catalog.py), so matching and merging run and write for real; the default
@@ -10,8 +10,8 @@ source against its limit, wall time against the ceiling the limits imply, and th
 memory (main process and pool children) against its idle footprint.
 
 Alone, it builds only the papers it needs (no pages) in a throwaway SQLite database under
-var/bench/, and REDIS_URL must name a Redis database the worker may use (its queue, the
-rate-limit counters and the shared listings live there).
+var/bench/. The worker's Redis database (its queue, the rate-limit pacing and the shared
+listings live there) is REDIS_URL, else BENCH_REDIS_URL (default: db 14 of the local Redis).
 """
 
 from __future__ import annotations
@@ -38,6 +38,29 @@ def _deployed_concurrency() -> int:
 LATENCY_S = 0.020
 CONCURRENCY = int(os.environ.get("BENCH_SYNC_CONCURRENCY") or _deployed_concurrency())
 PAPERS = int(os.environ.get("BENCH_SYNC_PAPERS", "5000"))  # when run alone
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
+
+
+def bench_redis_url(env: dict[str, str]) -> str:
+    """The Redis database the benchmark's worker uses."""
+    return (
+        env.get("REDIS_URL")
+        or os.environ.get("REDIS_URL")
+        or os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS_URL)
+    )
+
+
+def _redis_problem(redis_url: str) -> str:
+    """Why the worker cannot use `redis_url`, or "" when Redis answers."""
+    import redis
+
+    try:
+        redis.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
+    except redis.RedisError as error:
+        return f"not measured: Redis at {redis_url} does not answer ({error})"
+    return ""
+
+
 RUN_TIMEOUT_S = 1800
 SOURCE_URL_ENV = {
     "crossref": "CROSSREF_API_URL",
@@ -105,15 +128,12 @@ def measure(work_dir: Path, env: dict[str, str]) -> list[Figure]:
     from .upstream_process import UpstreamProcess
     from .worker import MemoryPeak, Worker
 
-    redis_url = env.get("REDIS_URL") or os.environ.get("REDIS_URL", "")
-    if not redis_url:
+    redis_url = bench_redis_url(env)
+    problem = _redis_problem(redis_url)
+    if problem:
         return [
             Figure(
-                name="sync of the scenario's papers",
-                unit="",
-                value=None,
-                holds=False,
-                note="not measured: REDIS_URL is unset (the worker needs a Redis database)",
+                name="sync of the scenario's papers", unit="", value=None, holds=False, note=problem
             )
         ]
     papers = scenario_papers()

@@ -230,3 +230,50 @@ def test_translators_work_survives_a_plain_import_and_update_restores_the_seed(s
         if d.short_name == "Odin"
     )
     assert zh.title == seed_title
+
+
+def _planner_statistics(table: str) -> int:
+    """Rows of the database's planner statistics for `table` (what ANALYZE writes)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'")
+            if cursor.fetchone() is None:
+                return 0
+            cursor.execute("SELECT count(*) FROM sqlite_stat1 WHERE tbl = %s", [table])
+        else:
+            cursor.execute("SELECT count(*) FROM pg_stats WHERE tablename = %s", [table])
+        return cursor.fetchone()[0]
+
+
+def _forget_planner_statistics(table: str) -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            if _planner_statistics(table):
+                cursor.execute("DELETE FROM sqlite_stat1 WHERE tbl = %s", [table])
+        else:
+            cursor.execute("DELETE FROM pg_statistic WHERE starelid = %s::regclass", [table])
+
+
+def test_an_import_that_creates_pages_refreshes_the_planner_statistics(tmp_path, seed_path):
+    """Without them the translation status query picks a bad index (cms.digests.importer)."""
+    table = StringTranslation._meta.db_table
+    data = json.loads(seed_path.read_text(encoding="utf-8"))
+    data["topics"][0]["digests"].append(
+        dict(
+            data["topics"][0]["digests"][0],
+            short_name="NewSystem",
+            title={"en": "A New Title", "zh-hant": "新標題"},
+        )
+    )
+    extended = tmp_path / "extended.json"
+    extended.write_text(json.dumps(data), encoding="utf-8")
+    _forget_planner_statistics(table)
+    assert _planner_statistics(table) == 0
+    call_command("import_digests", verbosity=0)  # creates nothing: statistics left alone
+    assert _planner_statistics(table) == 0
+    call_command("import_digests", str(extended), verbosity=0)
+    assert _planner_statistics(table) > 0
