@@ -127,7 +127,7 @@ def plan_changes(
     locked: set[str],
     unavailable: set[str] = frozenset(),
 ) -> list[FieldChange]:
-    """The fields to change on one paper. `current` is `paper_snapshot()` of services."""
+    """The fields to change on one paper. `current` is `selectors.paper_snapshot()`."""
     changes: list[FieldChange] = []
     scalar_fields = {
         "title": lambda r: r.title,

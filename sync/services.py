@@ -1,4 +1,4 @@
-"""The sync's write side: the only code that writes Paper rows, and the run bookkeeping.
+"""The sync's write side: the only code that writes Paper rows (and their sync state).
 
 A batch asks every source side by side (sync/fetching.py; no transaction is held while waiting
 on the network) and writes its papers a chunk at a time as their answers complete, each chunk
@@ -10,14 +10,12 @@ already done.
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import timedelta
-from itertools import zip_longest
 from typing import Any
 
 from django.db import IntegrityError, connections, router, transaction
-from django.db.models import F
 from django.utils import timezone
 from wagtail.search.index import insert_or_update_object
 
@@ -27,18 +25,16 @@ from cms.papers.serializers import PAPER_PREFETCH
 
 from .conf import sync_setting
 from .fetching import Fetch, PaperAnswers
-from .matching import best_match
 from .merge import ID_FIELDS, FieldChange, plan_changes
-from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
-from .sources import get_sources
-from .sources.base import PaperQuery, PaperRecord, SourceError
-from .sources.dblp import DblpSource
+from .models import PaperChange, PaperSyncState, SyncRun
+from .runs import listing_scope
+from .selectors import paper_queries, paper_snapshot
+from .sources.base import PaperRecord
 from .text import has_dangerous_markup
 
 Progress = Callable[[int], None]
 SCALAR_FIELDS = ("title", "abstract", *ID_FIELDS)
 INDEXED_FIELDS = {"title", "doi"}  # what Paper.search_fields index among the synced fields
-MAX_RUN_ERRORS = 1000  # errors kept on a run for the admin; the count is complete regardless
 
 
 @dataclasses.dataclass
@@ -60,76 +56,6 @@ class _Planned:
     changes: list[FieldChange]
     errors: dict[str, str]
     retry_later: bool
-
-
-# -- reading ---------------------------------------------------------------------------------
-
-
-def paper_snapshot(paper: Paper) -> dict[str, Any]:
-    """The synced fields of a paper as plain values, the shape `merge.plan_changes` compares."""
-    return {
-        "title": paper.title,
-        "abstract": paper.abstract,
-        **{name: getattr(paper, name) for name in ID_FIELDS},
-        "authors": [
-            {
-                "name": a.name,
-                "given": a.given,
-                "family": a.family,
-                "orcid": a.orcid,
-                "affiliations": list(a.affiliations or []),
-            }
-            for a in paper.authors.all()
-        ],
-        "affiliations": [a.name for a in paper.affiliations.all()],
-        "links": [{"label": link.label, "url": link.url} for link in paper.links.all()],
-    }
-
-
-def paper_query(paper: Paper) -> PaperQuery:
-    first = next(iter(paper.authors.all()), None)
-    return PaperQuery(
-        paper_id=paper.pk,
-        title=paper.title,
-        venue=paper.venue,
-        year=paper.year,
-        doi=paper.doi,
-        first_author=first.name if first else "",
-        ids=paper.ids,
-    )
-
-
-def paper_queries(ids: list[int]) -> list[PaperQuery]:
-    """`paper_query` of each paper, from two light queries: the sources can start before the
-    papers themselves (authors, affiliations, links) are loaded for merging."""
-    first_authors: dict[int, str] = {}
-    for paper_id, name in (
-        PaperAuthor.objects.filter(paper_id__in=ids)
-        .order_by("paper_id", "sort_order", "pk")
-        .values_list("paper_id", "name")
-    ):
-        first_authors.setdefault(paper_id, name)
-    queries = []
-    rows = Paper.objects.filter(pk__in=ids).values_list("pk", "title", "venue", "year", *ID_FIELDS)
-    for pk, title, venue, year, *values in rows:
-        known = dict(zip(ID_FIELDS, values, strict=True))
-        queries.append(
-            PaperQuery(
-                paper_id=pk,
-                title=title,
-                venue=venue,
-                year=year,
-                doi=known["doi"],
-                first_author=first_authors.get(pk, ""),
-                ids={name: value for name, value in known.items() if value},
-            )
-        )
-    return queries
-
-
-def listing_scope(run: SyncRun) -> str:
-    """What a run's batches share listings under: unique even across restored databases."""
-    return f"run-{run.pk}-{run.started_at.timestamp():.6f}"
 
 
 # -- planning --------------------------------------------------------------------------------
@@ -426,154 +352,3 @@ def _write_planned(
             outcome.skipped += 1
     if progress:
         progress(len(chunk))
-
-
-# -- runs ------------------------------------------------------------------------------------
-
-
-def run_start(
-    *,
-    kind: str,
-    trigger: str,
-    paper_ids: list[int],
-    source_names: list[str] | None = None,
-    task_id: str = "",
-) -> SyncRun | None:
-    """Create a run owning `paper_ids`; None if it is `all` and another `all` run is running.
-
-    The partial unique constraint on SyncRun is the lock: it holds across processes and
-    databases, and survives a broker restart. A run whose heartbeat stopped long ago belonged
-    to a worker that died without redelivery; it is failed so a new one can start.
-    """
-    stale_before = timezone.now() - timedelta(seconds=sync_setting("SYNC_STALE_RUN_AFTER"))
-    SyncRun.objects.filter(status=SyncRun.Status.RUNNING, heartbeat_at__lt=stale_before).update(
-        status=SyncRun.Status.FAILED, finished_at=timezone.now()
-    )
-    try:
-        with transaction.atomic():
-            run = SyncRun.objects.create(
-                kind=kind,
-                trigger=trigger[:100],
-                task_id=task_id or "",
-                sources=source_names or [],
-                papers_total=len(paper_ids),
-            )
-            existing = set(
-                PaperSyncState.objects.filter(paper_id__in=paper_ids).values_list(
-                    "paper_id", flat=True
-                )
-            )
-            PaperSyncState.objects.bulk_create(
-                PaperSyncState(paper_id=pk) for pk in paper_ids if pk not in existing
-            )
-            PaperSyncState.objects.filter(paper_id__in=paper_ids).update(run=run, in_flight=True)
-    except IntegrityError:
-        return None
-    return run
-
-
-def batch_order(rows: Iterable[tuple[int, int, str]]) -> list[int]:
-    """Paper ids from (id, year, venue) rows, in the order a run batches them: year by year,
-    the venues of a year interleaved.
-
-    So every batch has work for every source - DOI lookups for Crossref, title lookups for
-    the venues without DOIs - and none waits on one source while the others idle, while a
-    batch still spans only a year's few proceedings (a table of contents each).
-    """
-    by_year: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-    for pk, year, venue in sorted(rows):
-        by_year[year][venue].append(pk)
-    order: list[int] = []
-    for year in sorted(by_year):
-        venues = [by_year[year][venue] for venue in sorted(by_year[year])]
-        order += [pk for group in zip_longest(*venues) for pk in group if pk is not None]
-    return order
-
-
-def run_owed(run: SyncRun) -> list[int]:
-    """Papers the run still has to sync (after a crash: the ones not done yet), in batch order."""
-    return batch_order(
-        PaperSyncState.objects.filter(run=run, in_flight=True).values_list(
-            "paper_id", "paper__year", "paper__venue"
-        )
-    )
-
-
-def run_record(run: SyncRun, outcome: BatchOutcome) -> None:
-    """Add a batch's counts to its run (row-locked: batches finish concurrently)."""
-    with transaction.atomic():
-        locked = SyncRun.objects.select_for_update().get(pk=run.pk)
-        requests = Counter(locked.requests or {})
-        requests.update(outcome.requests)
-        SyncRun.objects.filter(pk=run.pk).update(
-            papers_matched=F("papers_matched") + outcome.matched,
-            papers_changed=F("papers_changed") + outcome.changed,
-            fields_changed=F("fields_changed") + outcome.fields,
-            requests=dict(requests),
-            errors=((locked.errors or []) + outcome.errors)[:MAX_RUN_ERRORS],
-            heartbeat_at=timezone.now(),
-        )
-
-
-def run_finish_if_done(run: SyncRun) -> bool:
-    if PaperSyncState.objects.filter(run=run, in_flight=True).exists():
-        return False
-    return bool(
-        SyncRun.objects.filter(pk=run.pk, status=SyncRun.Status.RUNNING).update(
-            status=SyncRun.Status.FINISHED, finished_at=timezone.now()
-        )
-    )
-
-
-def paper_ids_for_sync_all() -> list[int]:
-    return batch_order(Paper.objects.values_list("pk", "year", "venue"))
-
-
-# -- discovery -------------------------------------------------------------------------------
-
-
-def discover_candidates(*, venue: str, year: int, run: SyncRun | None = None) -> int:
-    """List the proceedings on DBLP and keep the papers the site lacks as candidates.
-
-    Candidates wait for an editor; nothing is published or turned into a Paper here.
-    """
-    dblp = next((s for s in get_sources(["dblp"]) if isinstance(s, DblpSource)), None)
-    if dblp is None:
-        raise SourceError("discovery needs the dblp source to be configured")
-    records = dblp.table_of_contents(venue, year)
-    papers = list(
-        Paper.objects.filter(year__in=[year - 1, year, year + 1], venue=venue).prefetch_related(
-            "authors"
-        )
-    )
-    known_keys = {p.dblp_key for p in papers if p.dblp_key}
-    known_dois = {p.doi for p in papers if p.doi}
-    created = 0
-    for record in records:
-        key = record.ids.get("dblp_key", "")
-        if not key or key in known_keys or (record.doi and record.doi in known_dois):
-            continue
-        if any(best_match(paper_query(p), [record]) for p in papers):
-            continue
-        _, was_created = DiscoveryCandidate.objects.get_or_create(
-            dblp_key=key,
-            defaults={
-                "venue": venue,
-                "year": year,
-                "title": record.title[:500],
-                "authors": [a.name for a in record.authors],
-                "doi": record.doi,
-                "url": f"https://doi.org/{record.doi}" if record.doi else "",
-                "run": run,
-            },
-        )
-        created += was_created
-    if run is not None:
-        SyncRun.objects.filter(pk=run.pk).update(
-            requests={"dblp": dblp.requests_made},
-            papers_matched=len(records),
-            papers_changed=created,
-            status=SyncRun.Status.FINISHED,
-            finished_at=timezone.now(),
-        )
-    return created

@@ -13,7 +13,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from cms.papers.models import Paper
 
-from . import services
+from . import discovery, runs, selectors, services
 from .conf import sync_setting
 from .models import PaperSyncState, SyncRun
 from .sources.base import SourceError
@@ -41,19 +41,19 @@ def sync_all(self, trigger: str = "schedule") -> str:
             kind=SyncRun.Kind.ALL, status=SyncRun.Status.RUNNING, task_id=task_id
         ).first()
     if run is None:
-        run = services.run_start(
+        run = runs.run_start(
             kind=SyncRun.Kind.ALL,
             trigger=trigger,
-            paper_ids=services.paper_ids_for_sync_all(),
+            paper_ids=selectors.paper_ids_for_sync_all(),
             task_id=task_id,
         )
         if run is None:
             return "already-running"
-    owed = services.run_owed(run)
+    owed = runs.run_owed(run)
     for batch in _batches(owed):
         sync_batch.delay(run.pk, batch)
     if not owed:
-        services.run_finish_if_done(run)
+        runs.run_finish_if_done(run)
     return f"started run {run.pk}: {len(owed)} papers"
 
 
@@ -71,8 +71,8 @@ def sync_batch(run_id: int, paper_ids: list[int]) -> str:
         # Papers written so far are done; the rest are still in flight and go round again.
         sync_batch.delay(run_id, paper_ids)
         return "time-limit"
-    services.run_record(run, outcome)
-    services.run_finish_if_done(run)
+    runs.run_record(run, outcome)
+    runs.run_finish_if_done(run)
     return f"ok: {outcome.changed} changed, {outcome.skipped} skipped, {len(outcome.errors)} errors"
 
 
@@ -85,10 +85,10 @@ def sync_paper(paper_id: int, trigger: str = "task") -> str:
         paper_id=paper_id, in_flight=True, run__status=SyncRun.Status.RUNNING
     ).exists():
         return "already-in-a-run"
-    run = services.run_start(kind=SyncRun.Kind.PAPERS, trigger=trigger, paper_ids=[paper_id])
+    run = runs.run_start(kind=SyncRun.Kind.PAPERS, trigger=trigger, paper_ids=[paper_id])
     outcome = services.sync_batch(paper_ids=[paper_id], run=run)
-    services.run_record(run, outcome)
-    services.run_finish_if_done(run)
+    runs.run_record(run, outcome)
+    runs.run_finish_if_done(run)
     return "error" if outcome.errors else ("changed" if outcome.changed else "unchanged")
 
 
@@ -112,11 +112,11 @@ def sync_due(limit: int = 100) -> str:
 @shared_task(name="sync.tasks.discover", **TASK_OPTIONS)
 def discover(venue: str, year: int) -> str:
     """Offer the proceedings' papers the site lacks to editors as candidates."""
-    run = services.run_start(
+    run = runs.run_start(
         kind=SyncRun.Kind.DISCOVER, trigger=f"{venue} {year}", paper_ids=[], source_names=["dblp"]
     )
     try:
-        created = services.discover_candidates(venue=venue, year=year, run=run)
+        created = discovery.discover_candidates(venue=venue, year=year, run=run)
     except SourceError as error:
         SyncRun.objects.filter(pk=run.pk).update(
             status=SyncRun.Status.FAILED, errors=[{"source": "dblp", "message": str(error)}]

@@ -12,7 +12,7 @@ from bench.sync_needs import requests_needed
 from bench.synthetic_papers import synthetic_paper
 from bench.upstream_catalog import synthetic_catalog
 from cms.papers.models import Paper
-from sync import services
+from sync import runs, services
 from sync.models import PaperChange, PaperSyncState, SyncRun
 from sync.politeness import reset_breakers, reset_pacing, reset_pauses
 from sync.standin import SOURCES, Upstream, pointed_at
@@ -47,7 +47,7 @@ def synthetic(settings):
 
 
 def sync(ids: list[int]) -> services.BatchOutcome:
-    run = services.run_start(kind=SyncRun.Kind.PAPERS, trigger="test", paper_ids=ids)
+    run = runs.run_start(kind=SyncRun.Kind.PAPERS, trigger="test", paper_ids=ids)
     return services.sync_batch(paper_ids=ids, run=run)
 
 
@@ -85,8 +85,8 @@ def test_a_sync_makes_only_the_requests_the_apis_batch_sizes_need(synthetic):
 
 def test_a_run_fetches_each_table_of_contents_once_across_its_batches(synthetic):
     upstream, ids, _papers = synthetic(range(120))
-    run = services.run_start(kind=SyncRun.Kind.ALL, trigger="test", paper_ids=ids)
-    order = services.run_owed(run)
+    run = runs.run_start(kind=SyncRun.Kind.ALL, trigger="test", paper_ids=ids)
+    order = runs.run_owed(run)
     for start in range(0, len(order), 25):  # five batches, each spanning several proceedings
         services.sync_batch(paper_ids=order[start : start + 25], run=run)
     tocs = [entry.query["q"][0] for entry in upstream.requests_to("dblp")]
@@ -96,7 +96,7 @@ def test_a_run_fetches_each_table_of_contents_once_across_its_batches(synthetic)
     # A new run asks again: a table of contents is only shared within a run.
     services.sync_batch(
         paper_ids=ids[:5],
-        run=services.run_start(kind=SyncRun.Kind.PAPERS, trigger="test", paper_ids=ids[:5]),
+        run=runs.run_start(kind=SyncRun.Kind.PAPERS, trigger="test", paper_ids=ids[:5]),
     )
     assert len(upstream.requests_to("dblp")) > 12
 
@@ -129,7 +129,7 @@ def test_a_chunk_is_written_whole_or_not_at_all(synthetic, settings, monkeypatch
         return real_bulk_create(objs, *args, **kwargs)
 
     monkeypatch.setattr(PaperChange.objects, "bulk_create", failing_second_chunk)
-    run = services.run_start(kind=SyncRun.Kind.PAPERS, trigger="test", paper_ids=ids)
+    run = runs.run_start(kind=SyncRun.Kind.PAPERS, trigger="test", paper_ids=ids)
     with pytest.raises(RuntimeError, match="database went away"):
         services.sync_batch(paper_ids=ids, run=run)
 

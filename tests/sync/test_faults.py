@@ -3,10 +3,10 @@
 import pytest
 
 from cms.digests.models import DigestPage
-from sync import services, tasks
+from sync import runs, services, tasks
 from sync.models import PaperSyncState, SyncRun
 from sync.politeness import breaker_for
-from sync.services import paper_snapshot
+from sync.selectors import paper_snapshot
 from sync.standin import Canned
 
 from .recorded import FIXTURES
@@ -142,7 +142,7 @@ def test_rate_limit_holds_across_retries(upstream, settings):
     paper_ids = list(
         DigestPage.objects.filter(locale__language_code="en").values_list("paper_id", flat=True)
     )
-    run = services.run_start(kind=SyncRun.Kind.PAPERS, trigger="test", paper_ids=paper_ids)
+    run = runs.run_start(kind=SyncRun.Kind.PAPERS, trigger="test", paper_ids=paper_ids)
     services.sync_batch(paper_ids=paper_ids, run=run, source_names=["dblp"])
     times = sorted(entry.at for entry in upstream.requests_to("dblp"))
     assert len(times) >= 8 + 3  # eight tables of contents, three retried failures

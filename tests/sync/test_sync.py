@@ -5,7 +5,7 @@ from wagtail.models import Locale
 
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper, PaperAuthor
-from sync import services, tasks
+from sync import selectors, tasks
 from sync.models import PaperChange, PaperSyncState, SyncRun
 
 pytestmark = pytest.mark.django_db
@@ -173,7 +173,7 @@ def test_a_run_batches_each_year_with_its_venues_interleaved():
     ]
     # 2024 first: NSDI, ISCA and SIGCOMM take turns, so a batch of any size has work for the
     # sources that look papers up by DOI and for those that search USENIX titles.
-    assert services.batch_order(rows) == [6, 2, 3, 4, 5, 7, 1]
+    assert selectors.batch_order(rows) == [6, 2, 3, 4, 5, 7, 1]
 
 
 def test_the_light_queries_say_what_the_papers_do():
@@ -182,9 +182,9 @@ def test_the_light_queries_say_what_the_papers_do():
     PaperAuthor.objects.create(paper=papers[0], name="Second Author", sort_order=5)
     PaperAuthor.objects.create(paper=papers[0], name="First Author", sort_order=1)
     ids = [p.pk for p in papers]
-    light = sorted(services.paper_queries(ids), key=lambda q: q.paper_id)
+    light = sorted(selectors.paper_queries(ids), key=lambda q: q.paper_id)
     assert light == [
-        services.paper_query(p) for p in Paper.objects.prefetch_related("authors").order_by("pk")
+        selectors.paper_query(p) for p in Paper.objects.prefetch_related("authors").order_by("pk")
     ]
     assert light[0].first_author == "First Author"
     assert any(q.doi == "10.1145/3718958.3750471" and q.ids["doi"] == q.doi for q in light)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from tqdm import tqdm
 
 from cms.digests.models import DigestPage
-from sync import services, tasks
+from sync import runs, selectors, services, tasks
 from sync.conf import sync_setting
 from sync.models import SyncRun
 from sync.services import BatchOutcome
@@ -63,7 +63,7 @@ class Command(BaseCommand):
         run = None
         if not dry_run:
             kind = SyncRun.Kind.PAPERS if paper else SyncRun.Kind.ALL
-            run = services.run_start(
+            run = runs.run_start(
                 kind=kind, trigger="command", paper_ids=paper_ids, source_names=source or None
             )
             if run is None:
@@ -88,15 +88,15 @@ class Command(BaseCommand):
                     scope=scope,
                 )
                 if run is not None:
-                    services.run_record(run, outcome)
+                    runs.run_record(run, outcome)
                 self._add(total, outcome, verbose=verbose)
         if run is not None:
-            services.run_finish_if_done(run)
+            runs.run_finish_if_done(run)
         self._summary(total, len(paper_ids), dry_run)
 
     def _paper_ids(self, short_names: list[str]) -> list[int]:
         if not short_names:
-            return services.paper_ids_for_sync_all()
+            return selectors.paper_ids_for_sync_all()
         found = dict(
             DigestPage.objects.filter(
                 locale__language_code="en", short_name__in=short_names
