@@ -1,0 +1,41 @@
+"""The indexes cms.digests adds to Wagtail's page table for the pages API (0003, 0004)."""
+
+import pytest
+from django.db import connection
+from wagtail.models import Page
+
+pytestmark = pytest.mark.django_db
+
+
+def _page_indexes() -> dict[str, list[str]]:
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, Page._meta.db_table)
+    return {name: info["columns"] for name, info in constraints.items() if info["index"]}
+
+
+def test_listing_index_covers_the_public_condition_of_a_locale():
+    indexes = _page_indexes()
+    assert indexes["digests_page_locale_path_live_alias"] == [
+        "locale_id",
+        "path",
+        "live",
+        "alias_of_id",
+    ]
+    assert "digests_page_locale_path" not in indexes  # the narrower one it replaced
+
+
+def test_unpublished_branches_have_a_partial_index():
+    assert _page_indexes()["digests_page_unpublished_path"] == ["path"]
+
+
+def test_a_locale_count_reads_the_index_alone():
+    if connection.vendor != "sqlite":
+        pytest.skip("the plan's wording is SQLite's")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+        cursor.execute(
+            "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM wagtailcore_page "
+            "WHERE locale_id = 1 AND live AND alias_of_id IS NULL AND path LIKE '0001%'"
+        )
+        plan = " ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "COVERING INDEX digests_page_locale_path_live_alias" in plan
