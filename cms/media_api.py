@@ -3,15 +3,17 @@
 from wagtail.documents.api.v2.views import DocumentsAPIViewSet as WagtailDocumentsAPIViewSet
 from wagtail.images.api.v2.views import ImagesAPIViewSet as WagtailImagesAPIViewSet
 
-from cms.api_http import CacheControlMixin
+from cms.api_http import CacheControlMixin, CompactJSONMixin
 from cms.api_params import StrictQueryParametersMixin
 
 
-class ImagesAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, WagtailImagesAPIViewSet):
+class ImagesAPIViewSet(
+    CacheControlMixin, CompactJSONMixin, StrictQueryParametersMixin, WagtailImagesAPIViewSet
+):
     pass
 
 
 class DocumentsAPIViewSet(
-    CacheControlMixin, StrictQueryParametersMixin, WagtailDocumentsAPIViewSet
+    CacheControlMixin, CompactJSONMixin, StrictQueryParametersMixin, WagtailDocumentsAPIViewSet
 ):
     pass

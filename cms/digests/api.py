@@ -17,7 +17,7 @@ from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
 from wagtail.models import Page
 
-from cms.api_http import CacheControlMixin
+from cms.api_http import CacheControlMixin, CompactJSONMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
 from cms.papers.selectors import attach_paper_parts
 
@@ -27,7 +27,9 @@ from .selectors import attach_digests, attach_topics
 from .visibility import public_page_condition, public_pages
 
 
-class PagesAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, WagtailPagesAPIViewSet):
+class PagesAPIViewSet(
+    CacheControlMixin, CompactJSONMixin, StrictQueryParametersMixin, WagtailPagesAPIViewSet
+):
     filter_backends = [
         StrictFieldsFilter,
         wagtail_filters.ChildOfFilter,

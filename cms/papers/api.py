@@ -3,14 +3,16 @@
 from wagtail.api.v2.filters import OrderingFilter
 from wagtail.api.v2.views import BaseAPIViewSet
 
-from cms.api_http import CacheControlMixin
+from cms.api_http import CacheControlMixin, CompactJSONMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
 
 from .models import Paper
 from .selectors import attach_paper_parts
 
 
-class PapersAPIViewSet(CacheControlMixin, StrictQueryParametersMixin, BaseAPIViewSet):
+class PapersAPIViewSet(
+    CacheControlMixin, CompactJSONMixin, StrictQueryParametersMixin, BaseAPIViewSet
+):
     model = Paper
     name = "papers"
     filter_backends = [StrictFieldsFilter, OrderingFilter]

@@ -69,3 +69,15 @@ def test_cors_is_off_without_configured_origins(client):
 def test_an_id_past_the_column_range_is_a_404(client):
     assert client.get(f"{PAGES_URL}99999999999999999999/").status_code == 404
     assert client.get("/api/v2/papers/99999999999999999999/").status_code == 404
+
+
+@pytest.mark.parametrize("path", [PAGES_URL, "/api/v2/papers/", "/api/v2/images/"])
+def test_responses_are_compact_json_unless_indentation_is_asked_for(client, path):
+    digest("Odin")
+    compact = client.get(path)
+    assert compact["Content-Type"] == "application/json"
+    assert b"\n" not in compact.content
+    assert b'"meta":{' in compact.content
+    indented = client.get(path, HTTP_ACCEPT="application/json; indent=4")
+    assert indented.content.startswith(b'{\n    "meta": {')
+    assert indented.json() == compact.json()

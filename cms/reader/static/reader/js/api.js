@@ -14,14 +14,11 @@ export class ApiError extends Error {
 async function getJSON(path, params) {
   const url = `${API_ROOT}${path}?${new URLSearchParams(params)}`;
   if (!cache.has(url)) {
-    // indent=0 asks DRF for compact JSON: about 40% fewer bytes than the indented default.
-    const request = fetch(url, { headers: { Accept: "application/json; indent=0" } }).then(
-      async (response) => {
-        const body = await response.json().catch(() => ({}));
-        if (!response.ok) throw new ApiError(response.status, body.message || response.statusText);
-        return body;
-      },
-    );
+    const request = fetch(url).then(async (response) => {
+      const body = await response.json().catch(() => ({}));
+      if (!response.ok) throw new ApiError(response.status, body.message || response.statusText);
+      return body;
+    });
     // Failed requests are not kept, so a retry can succeed.
     request.catch(() => cache.delete(url));
     cache.set(url, request);
