@@ -1,6 +1,7 @@
 """Suite-wide fixtures: the seed content is imported once per test database.
 
-Tests run inside a transaction that is rolled back, so each one starts from the seeded site.
+Tests run inside a transaction that is rolled back, so each one starts from the seeded site;
+tests that must commit (live servers, worker subprocesses) take `committed_seed` instead.
 Also here: the Redis broker and real Celery workers (tests/workers.py), shared by the sync
 and ops integration tests, and where the production smoke test (tests/deploy/test_smoke.py)
 runs.
@@ -14,6 +15,7 @@ from celery import Celery
 from django.conf import settings
 from django.core.management import call_command
 
+from tests.seed_snapshot import restore_database, serialize_database
 from tests.workers import REDIS_URL, Workers
 
 SMOKE_NOT_RUN = pytest.StashKey[int]()
@@ -23,6 +25,23 @@ SMOKE_NOT_RUN = pytest.StashKey[int]()
 def django_db_setup(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         call_command("import_digests", verbosity=0)
+
+
+@pytest.fixture(scope="session")
+def seeded_snapshot(django_db_setup, django_db_blocker) -> str:
+    """The seeded database as JSON, taken once (importing the seed again if it was flushed)."""
+    from cms.digests.models import DigestPage
+
+    with django_db_blocker.unblock():
+        if not DigestPage.objects.exists():
+            call_command("import_digests", verbosity=0)
+        return serialize_database()
+
+
+@pytest.fixture
+def committed_seed(transactional_db, seeded_snapshot):
+    """The seeded site, committed, for a transactional test (flushed again after it)."""
+    restore_database(seeded_snapshot)
 
 
 @pytest.fixture

@@ -1,25 +1,14 @@
 """Browser fixtures: one headless Debian chromium per session, and a live server with the seed.
 
-`live_server` tests are transactional, so the database is flushed after each one. Importing the
-seed again for every test would take most of a minute, so the seeded database is serialized once
-per session and restored before each browser test (the same idea as Django's
-`serialized_rollback`, with content types first so that restoring never races the signals that
-create them).
+`live_server` tests are transactional, so the database is flushed after each one; the seed is
+restored before each browser test from a snapshot (`committed_seed`, tests/conftest.py).
 """
 
 import os
 from collections.abc import Iterator
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.apps import apps
-from django.contrib.contenttypes.models import ContentType
-from django.core import serializers
-from django.core.cache import cache
-from django.core.management import call_command
-from django.core.management.color import no_style
-from django.db import connection
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -32,56 +21,11 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-# Search index rows are rebuilt by signals on restore; everything else is copied as it was.
-NOT_SNAPSHOTTED_APPS = {"wagtailsearch", "modelsearch"}
-
-
-def _snapshot_models():
-    yield ContentType
-    for model in apps.get_models():
-        meta = model._meta
-        if model is ContentType or meta.app_label in NOT_SNAPSHOTTED_APPS:
-            continue
-        if meta.managed and not meta.proxy and not meta.swapped:
-            yield model
-
-
-def _serialize_database() -> str:
-    def objects():
-        for model in _snapshot_models():
-            yield from model._base_manager.order_by(model._meta.pk.name).iterator()
-
-    out = StringIO()
-    serializers.serialize("json", objects(), stream=out)
-    return out.getvalue()
-
-
-def _restore_database(snapshot: str) -> None:
-    call_command("flush", interactive=False, verbosity=0, inhibit_post_migrate=True)
-    connection.creation.deserialize_db_from_string(snapshot)
-    # Rows came back with their ids: move sequences past them (PostgreSQL) as loaddata does.
-    statements = connection.ops.sequence_reset_sql(no_style(), list(_snapshot_models()))
-    with connection.cursor() as cursor:
-        for sql in statements:
-            cursor.execute(sql)
-    cache.clear()  # Wagtail caches site root paths
-
-
-@pytest.fixture(scope="session")
-def seeded_snapshot(django_db_setup, django_db_blocker) -> str:
-    """The seeded database as JSON, taken once (importing the seed again if it was flushed)."""
-    from cms.digests.models import DigestPage
-
-    with django_db_blocker.unblock():
-        if not DigestPage.objects.exists():
-            call_command("import_digests", verbosity=0)
-        return _serialize_database()
 
 
 @pytest.fixture
-def seeded_live_server(live_server, seeded_snapshot):
+def seeded_live_server(live_server, committed_seed):
     """A live server whose database holds the seed, committed, in both languages."""
-    _restore_database(seeded_snapshot)
     return live_server
 
 

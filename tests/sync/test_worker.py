@@ -1,7 +1,7 @@
 """A real Celery worker on the real Redis broker, against the local upstream.
 
-The worker is a subprocess sharing the test database (tests/workers.py), so these tests commit
-(outside pytest's rolled-back transaction) and put the seeded papers back as they found them.
+The worker is a subprocess sharing the test database (tests/workers.py), so these tests are
+transactional: they start from the committed seed and the database is flushed after each.
 `.ci/run` starts Redis; if it does not answer these tests fail rather than skip.
 """
 
@@ -12,12 +12,11 @@ import time
 import pytest
 from celery import Celery
 from django.core.cache import cache
-from django.core.management import call_command
-from wagtail.models import Locale, Page
+from wagtail.models import Locale
 
 from cms.digests.models import DigestPage
-from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
-from sync.models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
+from cms.papers.models import Paper
+from sync.models import PaperChange, PaperSyncState, SyncRun
 from sync.standin import Canned, Upstream
 from tests.workers import wait_for
 
@@ -26,55 +25,6 @@ from .recorded import FIXTURES, recorded_catalog
 pytestmark = pytest.mark.integration
 
 EXPECTED_AUTHORS = {"ByteScale": 4, "Falcon": 3, "Crux": 3, "Swing": 3, "Acme": 2}
-PAPER_FIELDS = [
-    "title",
-    "doi",
-    "dblp_key",
-    "openalex_id",
-    "semantic_scholar_id",
-    "arxiv_id",
-    "abstract",
-    "locked_fields",
-    "provenance",
-]
-
-
-@pytest.fixture
-def committed_seed(django_db_setup, django_db_blocker):
-    """The seeded site, committed; afterwards papers and sync tables are put back."""
-    with django_db_blocker.unblock():
-        if DigestPage.objects.count() < 106:  # a transactional test flushed the database
-            if not Page.get_first_root_node():
-                locale = Locale.objects.get_or_create(language_code="en")[0]
-                Page.add_root(instance=Page(title="Root", slug="root", locale=locale))
-            call_command("import_digests", verbosity=0)
-        saved = {
-            paper.pk: (
-                {f: getattr(paper, f) for f in PAPER_FIELDS},
-                [a.name for a in paper.affiliations.all()],
-            )
-            for paper in Paper.objects.prefetch_related("affiliations")
-        }
-        yield
-        for model in (
-            PaperChange,
-            PaperSyncState,
-            DiscoveryCandidate,
-            SyncRun,
-            PaperAuthor,
-            PaperLink,
-        ):
-            model.objects.all().delete()
-        for pk, (fields, affiliations) in saved.items():
-            Paper.objects.filter(pk=pk).update(**fields)
-            if affiliations != list(
-                PaperAffiliation.objects.filter(paper_id=pk).values_list("name", flat=True)
-            ):
-                PaperAffiliation.objects.filter(paper_id=pk).delete()
-                PaperAffiliation.objects.bulk_create(
-                    PaperAffiliation(paper_id=pk, name=n, sort_order=i)
-                    for i, n in enumerate(affiliations)
-                )
 
 
 @pytest.fixture
