@@ -1,10 +1,11 @@
 """A Celery sync worker as production runs it, and the memory of its whole process tree.
 
-`celery -A sync worker` with the prefork pool (the default, as deploy/ starts it), on a queue of
-its own on the real Redis broker. Its memory is the main process plus every pool child:
-resident set sizes summed (pages the children share with the parent after the fork are counted
-once per process, so this overstates what the machine gives it) and proportional set sizes
-summed (shared pages split between the processes that share them: what it really costs).
+`celery -A sync worker` (sync/worker_command.py) with the prefork pool (the default, as deploy/
+starts it), on a queue of its own on the real Redis broker. Its memory is the main process plus
+every pool child: resident set sizes summed (pages the children share with the parent after the
+fork are counted once per process, so this overstates what the machine gives it) and
+proportional set sizes summed (shared pages split between the processes that share them: what
+it really costs).
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from sync.worker_command import celery_worker_command
 
 
 def _status_kb(pid: int, key: str) -> int:
@@ -58,21 +60,11 @@ class Worker:
     def __enter__(self) -> Worker:
         self.log = self.log_path.open("wb")
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "sync",
-                "worker",
-                "--loglevel=INFO",
-                f"--concurrency={self.concurrency}",
-                f"--queues={self.queue}",
-                f"--hostname=bench-{os.getpid()}@%h",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
+            celery_worker_command(
+                queue=self.queue,
+                concurrency=self.concurrency,
+                hostname=f"bench-{os.getpid()}@%h",
+            ),
             env={**self.env, "SYNC_QUEUE": self.queue},
             stdout=self.log,
             stderr=subprocess.STDOUT,

@@ -15,11 +15,12 @@ from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, connections, router, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from wagtail.search.index import insert_or_update_object
 
 from cms.apicache.version import bump_content_version
+from cms.db import update_rows
 from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
 from cms.papers.serializers import PAPER_PREFETCH
 
@@ -85,32 +86,6 @@ def _refuse_taken_dois(planned: list[_Planned], claimed: dict[str, int]) -> None
 
 
 # -- writing ---------------------------------------------------------------------------------
-
-
-def _update_rows(model, rows: list, fields: list[str]) -> None:
-    """UPDATE `fields` of each of `rows`: one prepared statement, run for all rows at once.
-
-    Django's `bulk_update` builds a CASE expression per field and row; for the thousands of
-    author rows of a batch that costs more than everything else the sync does. The SQL is the
-    same an individual `save(update_fields=...)` runs, without its signals (see apply_changes).
-    """
-    if not rows:
-        return
-    connection = connections[router.db_for_write(model)]
-    quote = connection.ops.quote_name
-    columns = [model._meta.get_field(name) for name in fields]
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in columns)
-    sql = (
-        f"UPDATE {quote(model._meta.db_table)} SET {assignments} "
-        f"WHERE {quote(model._meta.pk.column)} = %s"
-    )
-    params = [
-        [field.get_db_prep_save(getattr(row, field.attname), connection) for field in columns]
-        + [row.pk]
-        for row in rows
-    ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, params)
 
 
 def _replace_authors(paper: Paper, authors: list[dict], updates: list, creates: list) -> list:
@@ -188,10 +163,10 @@ def apply_changes(*, items: list[_Planned], run: SyncRun | None, fetched_at: str
             reindex.append(paper)
     if not papers:
         return
-    _update_rows(Paper, papers, sorted(fields))
+    update_rows(Paper, papers, sorted(fields))
     if gone_authors:
         PaperAuthor.objects.filter(pk__in=gone_authors).delete()
-    _update_rows(
+    update_rows(
         PaperAuthor,
         author_updates,
         ["sort_order", "name", "given", "family", "orcid", "affiliations"],
@@ -249,7 +224,7 @@ def _write_chunk(items: list[_Planned], run: SyncRun | None, fetched_at: str) ->
         now = timezone.now()
         for item in owed:
             _settle_state(states[item.paper.pk], item, run, now)
-        _update_rows(
+        update_rows(
             PaperSyncState,
             [states[item.paper.pk] for item in owed],
             ["in_flight", "run", "last_synced_at", "failed_attempts", "last_error", "not_before"],

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -19,6 +18,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 from django.conf import settings
 from django.db import connection
+
+from sync.worker_command import celery_worker_command
 
 if TYPE_CHECKING:
     from sync.standin import Upstream
@@ -87,25 +88,11 @@ class Workers:
         """A worker on the test queue, started and ready; `node` names it (default: random)."""
         log = self.tmp_path / f"worker-{len(self.processes)}.log"
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "sync",
-                "worker",
-                "-l",
-                "info",
-                "-c",
-                str(concurrency),
-                "-Q",
-                self.queue,
-                "-n",
-                node or f"{uuid.uuid4().hex[:6]}@%h",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
+            celery_worker_command(
+                queue=self.queue,
+                concurrency=concurrency,
+                hostname=node or f"{uuid.uuid4().hex[:6]}@%h",
+            ),
             cwd=ROOT,
             env=self.env(**env),
             stdout=log.open("w"),

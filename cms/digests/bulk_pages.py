@@ -214,26 +214,3 @@ def announce_published(pages: Iterable[Page]) -> None:
     for page in pages:
         page_published.send(sender=type(page), instance=page, revision=page.live_revision)
         published.send(sender=type(page), instance=page, revision=page.live_revision)
-
-
-def save_base_fields(pages: list[Page], names: list[str]) -> None:
-    """Write the named base-page fields of pages already inserted: one statement, many rows.
-
-    `bulk_update()` builds a CASE expression per row and field, which took a third of a
-    batch's time; `executemany` of a plain UPDATE, with values prepared by each field, is
-    portable and cheap.
-    """
-    fields = [Page._meta.get_field(name) for name in names]
-    quote = connection.ops.quote_name
-    sql = "UPDATE {table} SET {columns} WHERE {pk} = %s".format(
-        table=quote(Page._meta.db_table),
-        columns=", ".join(f"{quote(field.column)} = %s" for field in fields),
-        pk=quote(Page._meta.pk.column),
-    )
-    rows = [
-        [field.get_db_prep_save(getattr(page, field.attname), connection) for field in fields]
-        + [page.pk]
-        for page in pages
-    ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)

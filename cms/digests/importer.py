@@ -19,6 +19,7 @@ from django.utils.text import slugify
 from wagtail.models import Locale, Page, Site
 
 from cms.apicache.version import bump_content_version, one_content_version_bump
+from cms.db import update_rows
 from cms.papers.models import Paper, PaperAffiliation
 from cms.translation.bulk_prefill import (
     NewPageTranslation,
@@ -240,7 +241,7 @@ class SeedImporter:
         for item in batch:  # what prefill extracts: the page as save_revision() left it
             item.source_json = item.page.to_json()
         bulk_pages.publish(created, revisions, logs)
-        bulk_pages.save_base_fields(created, bulk_pages.PUBLISH_FIELDS)
+        update_rows(Page, created, bulk_pages.PUBLISH_FIELDS)
         bulk_pages.announce_published(created)
         targets = translate_new_pages(batch, locale=self.zh, logs=logs)
         logs.save()

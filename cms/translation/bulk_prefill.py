@@ -52,6 +52,7 @@ from wagtail_localize.segments.extract import extract_segments
 from wagtail_localize.segments.ingest import ingest_segments
 from wagtail_localize.strings import StringValue
 
+from cms.db import update_rows
 from cms.digests import bulk_pages
 
 from .prefill import SEED_TOOL_NAME
@@ -314,8 +315,10 @@ def _create_targets(
     )
     bulk_pages.publish(targets, revisions, logs)
     bulk_pages.insert_specific_rows(targets)
-    bulk_pages.save_base_fields(
-        targets, ["title", "slug", "seo_title", "search_description", *bulk_pages.PUBLISH_FIELDS]
+    update_rows(
+        Page,
+        targets,
+        ["title", "slug", "seo_title", "search_description", *bulk_pages.PUBLISH_FIELDS],
     )
     return revisions
 

@@ -8,7 +8,6 @@ they leave (tests/digests/import_snapshot.py).
 """
 
 import io
-import json
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -43,14 +42,14 @@ def _digest(template: dict, short_name: str, title: str, zh_title: str) -> dict:
 
 
 @pytest.fixture
-def extended_seed(tmp_path, seed_path):
+def extended_seed(seed_copy):
     """The shipped seed plus new digests in an existing topic and in a new topic.
 
     One new digest shares its paper's title, venue and year with a stored paper (reused, not
     created); another's slug is already taken by a zh-hant page of its topic (the translation
     gets another slug, as Wagtail's find_available_slug gives it).
     """
-    data = json.loads(seed_path.read_text(encoding="utf-8"))
+    data = seed_copy.data
     first = data["topics"][0]["digests"][0]
     paper = Paper.objects.get(title=first["title"]["en"])
     data["topics"][0]["digests"] += [
@@ -78,9 +77,7 @@ def extended_seed(tmp_path, seed_path):
         ).translation_key
     )
     Page.objects.filter(pk=zh_sibling.pk).update(slug="bulkfirst")
-    path = tmp_path / "extended.json"
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    return path
+    return seed_copy.write("extended.json")
 
 
 def _per_page_only(monkeypatch):
@@ -187,10 +184,10 @@ def test_sync_keeps_the_translation_of_unchanged_segments(extended_seed):
     ],
 )
 def test_a_batch_the_bulk_path_cannot_take_fails_as_the_per_page_path_does(
-    tmp_path, seed_path, monkeypatch, bulk_calls, mutate, message
+    seed_copy, monkeypatch, bulk_calls, mutate, message
 ):
     """Bad values and slugs in use go to the per-page path, which names them; nothing is kept."""
-    data = json.loads(seed_path.read_text(encoding="utf-8"))
+    data = seed_copy.data
     template = data["topics"][0]["digests"][0]
     first = _digest(template, "Samenew-two", "A title", "標題")
     second = _digest(template, "Other", "Another title", "另一個標題")
@@ -198,8 +195,7 @@ def test_a_batch_the_bulk_path_cannot_take_fails_as_the_per_page_path_does(
     data["topics"].append(
         {"name": {"en": "Bad batch", "zh-hant": "壞批次"}, "digests": [first, second]}
     )
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    bad = seed_copy.write("bad.json")
     before = snapshot()
 
     with pytest.raises(CommandError) as bulk_error:
@@ -215,16 +211,15 @@ def test_a_batch_the_bulk_path_cannot_take_fails_as_the_per_page_path_does(
 
 
 def test_bulk_import_under_a_topic_whose_translation_was_deleted(
-    tmp_path, seed_path, monkeypatch, bulk_calls
+    seed_copy, monkeypatch, bulk_calls
 ):
     """The per-page path restores the zh-hant topic (as an alias); new digests go under it."""
     topic = TopicPage.objects.get(slug="parallelism-and-moe", locale__language_code="en")
     topic.get_translation(Locale.objects.get(language_code="zh-hant")).delete()
-    data = json.loads(seed_path.read_text(encoding="utf-8"))
+    data = seed_copy.data
     template = data["topics"][2]["digests"][0]
     data["topics"][2]["digests"].append(_digest(template, "Orphan", "An orphan", "孤兒"))
-    path = tmp_path / "orphan.json"
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    path = seed_copy.write("orphan.json")
     per_page, per_page_output = _per_page_import_rolled_back(monkeypatch, str(path))
 
     output = _import(str(path))

@@ -1,7 +1,5 @@
 """The seed import: both languages, exact strings, idempotency, and clear errors on bad input."""
 
-import json
-
 import pytest
 from django.core.management import CommandError, call_command
 from wagtail.models import Page, Revision
@@ -22,6 +20,15 @@ def _counts():
         "string_translations": StringTranslation.objects.count(),
         "papers": Paper.objects.count(),
     }
+
+
+def _like_first(data: dict, short_name: str, title: str, zh_title: str) -> dict:
+    """A new digest for the seed: its first digest under another short name and title."""
+    return dict(
+        data["topics"][0]["digests"][0],
+        short_name=short_name,
+        title={"en": title, "zh-hant": zh_title},
+    )
 
 
 def test_seed_is_imported_in_both_languages(seed_path):
@@ -102,11 +109,9 @@ def test_update_restores_seed_text_and_translation_follows(seed_path):
         ),
     ],
 )
-def test_malformed_file_changes_nothing_and_names_the_problem(tmp_path, seed_path, mutate, message):
-    data = json.loads(seed_path.read_text(encoding="utf-8"))
-    mutate(data)
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps(data), encoding="utf-8")
+def test_malformed_file_changes_nothing_and_names_the_problem(seed_copy, mutate, message):
+    mutate(seed_copy.data)
+    bad = seed_copy.write("bad.json")
     before = _counts()
     with pytest.raises(CommandError) as error:
         call_command("import_digests", str(bad), "--update", verbosity=0)
@@ -122,30 +127,17 @@ def test_invalid_json_names_line(tmp_path):
         call_command("import_digests", str(bad), verbosity=0)
 
 
-def test_failure_midway_rolls_back_everything(tmp_path, seed_path, monkeypatch):
+def test_failure_midway_rolls_back_everything(seed_copy, monkeypatch):
     """A fault after pages were written leaves the database as it was."""
-    data = json.loads(seed_path.read_text(encoding="utf-8"))
-    data["topics"][0]["digests"].append(
-        dict(
-            data["topics"][0]["digests"][0],
-            short_name="NewSystem",
-            title={"en": "A New Title", "zh-hant": "新標題"},
-        )
-    )
+    data = seed_copy.data
+    data["topics"][0]["digests"].append(_like_first(data, "NewSystem", "A New Title", "新標題"))
     data["topics"].append(
         {
             "name": {"en": "New topic", "zh-hant": "新主題"},
-            "digests": [
-                dict(
-                    data["topics"][0]["digests"][0],
-                    short_name="Later",
-                    title={"en": "Later", "zh-hant": "稍後"},
-                )
-            ],
+            "digests": [_like_first(data, "Later", "Later", "稍後")],
         }
     )
-    extended = tmp_path / "extended.json"
-    extended.write_text(json.dumps(data), encoding="utf-8")
+    extended = seed_copy.write("extended.json")
 
     from cms.digests import importer
 
@@ -164,21 +156,12 @@ def test_failure_midway_rolls_back_everything(tmp_path, seed_path, monkeypatch):
     assert not DigestPage.objects.filter(short_name="NewSystem").exists()
 
 
-def test_import_bumps_the_api_content_version_once(
-    tmp_path, seed_path, django_capture_on_commit_callbacks
-):
+def test_import_bumps_the_api_content_version_once(seed_copy, django_capture_on_commit_callbacks):
     from cms.apicache.version import _set_new_version
 
-    data = json.loads(seed_path.read_text(encoding="utf-8"))
-    data["topics"][0]["digests"].append(
-        dict(
-            data["topics"][0]["digests"][0],
-            short_name="OneBump",
-            title={"en": "One", "zh-hant": "一"},
-        )
-    )
-    extended = tmp_path / "extended.json"
-    extended.write_text(json.dumps(data), encoding="utf-8")
+    data = seed_copy.data
+    data["topics"][0]["digests"].append(_like_first(data, "OneBump", "One", "一"))
+    extended = seed_copy.write("extended.json")
     with django_capture_on_commit_callbacks() as callbacks:
         call_command("import_digests", str(extended), "--update", verbosity=0)
     assert DigestPage.objects.filter(short_name="OneBump").count() == 2
@@ -258,19 +241,12 @@ def _forget_planner_statistics(table: str) -> None:
             cursor.execute("DELETE FROM pg_statistic WHERE starelid = %s::regclass", [table])
 
 
-def test_an_import_that_creates_pages_refreshes_the_planner_statistics(tmp_path, seed_path):
+def test_an_import_that_creates_pages_refreshes_the_planner_statistics(seed_copy):
     """Without them the translation status query picks a bad index (cms.digests.importer)."""
     table = StringTranslation._meta.db_table
-    data = json.loads(seed_path.read_text(encoding="utf-8"))
-    data["topics"][0]["digests"].append(
-        dict(
-            data["topics"][0]["digests"][0],
-            short_name="NewSystem",
-            title={"en": "A New Title", "zh-hant": "新標題"},
-        )
-    )
-    extended = tmp_path / "extended.json"
-    extended.write_text(json.dumps(data), encoding="utf-8")
+    data = seed_copy.data
+    data["topics"][0]["digests"].append(_like_first(data, "NewSystem", "A New Title", "新標題"))
+    extended = seed_copy.write("extended.json")
     _forget_planner_statistics(table)
     assert _planner_statistics(table) == 0
     call_command("import_digests", verbosity=0)  # creates nothing: statistics left alone
