@@ -66,6 +66,13 @@ class FetchResult:
         self.errors.update(other.errors)
         self.retry_later |= other.retry_later
 
+    def fail(self, queries: Iterable[PaperQuery], error: Exception) -> None:
+        """Every paper of `queries` gets `error`; a SourceError that says so also retries later."""
+        for query in queries:
+            self.errors[query.paper_id] = str(error)
+            if getattr(error, "retry_later", False):
+                self.retry_later.add(query.paper_id)
+
 
 class Source:
     """A bibliographic source. Subclasses implement `fetch_each` (and batch inside it).

@@ -71,14 +71,10 @@ class CrossrefSource(Source):
             if not isinstance(items, list):
                 raise TypeError("items is not a list")
         except SourceError as error:
-            for query in batch:
-                result.errors[query.paper_id] = str(error)
-                if error.retry_later:
-                    result.retry_later.add(query.paper_id)
+            result.fail(batch, error)
             return answered, result
         except (KeyError, TypeError) as error:
-            for query in batch:
-                result.errors[query.paper_id] = f"crossref: unexpected response shape ({error})"
+            result.fail(batch, SourceError(f"crossref: unexpected response shape ({error})"))
             return answered, result
         records = [record for item in items if (record := self.parse_work(item)) is not None]
         for query in batch:

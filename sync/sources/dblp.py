@@ -44,10 +44,7 @@ class DblpSource(Source):
             try:
                 records = self.table_of_contents(venue, year)
             except SourceError as error:
-                for query in group:
-                    result.errors[query.paper_id] = str(error)
-                    if error.retry_later:
-                        result.retry_later.add(query.paper_id)
+                result.fail(group, error)
                 yield [q.paper_id for q in group], result
                 continue
             index = RecordIndex(records)

@@ -106,14 +106,10 @@ class OpenAlexSource(Source):
                 if len(works) >= data["meta"]["count"] or not data["results"]:
                     break
         except SourceError as error:
-            for query in batch:
-                result.errors[query.paper_id] = str(error)
-                if error.retry_later:
-                    result.retry_later.add(query.paper_id)
+            result.fail(batch, error)
             return answered, result
         except (KeyError, TypeError) as error:
-            for query in batch:
-                result.errors[query.paper_id] = f"openalex: unexpected response shape ({error})"
+            result.fail(batch, SourceError(f"openalex: unexpected response shape ({error})"))
             return answered, result
         index = RecordIndex(record for work in works if (record := self.parse_work(work)))
         for query in batch:

@@ -75,7 +75,7 @@ class SemanticScholarSource(Source):
             if not isinstance(data, list) or len(data) != len(batch):
                 raise SourceError("semanticscholar: batch answer does not line up with ids")
         except SourceError as error:
-            self._fail(result, batch, error)
+            result.fail(batch, error)
             return result
         for query, paper in zip(batch, data, strict=True):
             record = self.parse_paper(paper)  # None for the `null` of an unknown id
@@ -91,7 +91,7 @@ class SemanticScholarSource(Source):
         try:
             index = RecordIndex(self.listing(name, lambda: self._bulk(venue, year)))
         except SourceError as error:
-            self._fail(result, group, error)
+            result.fail(group, error)
             return result
         for query in group:
             record = index.find(query)
@@ -128,19 +128,12 @@ class SemanticScholarSource(Source):
             )
             papers = (data or {}).get("data") or []
         except (SourceError, AttributeError) as error:
-            self._fail(result, [query], error)
+            result.fail([query], error)
             return result
         record = best_match(query, filter(None, map(self.parse_paper, papers)))
         if record is not None:
             result.records[query.paper_id] = record
         return result
-
-    @staticmethod
-    def _fail(result: FetchResult, batch: list[PaperQuery], error: Exception) -> None:
-        for query in batch:
-            result.errors[query.paper_id] = str(error)
-            if getattr(error, "retry_later", False):
-                result.retry_later.add(query.paper_id)
 
     def parse_paper(self, paper: dict[str, Any] | None) -> PaperRecord | None:
         if not isinstance(paper, dict):

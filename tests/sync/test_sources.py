@@ -34,6 +34,14 @@ SWING = PaperQuery(
     year=2024,
 )
 
+SIBLING = PaperQuery(  # asked for in the same DOI batch as ByteScale
+    paper_id=4,
+    title="A Sibling Paper of the Same Proceedings",
+    venue="SIGCOMM",
+    year=2025,
+    doi="10.1145/3718958.3750472",
+)
+
 
 @pytest.fixture(autouse=True)
 def _fresh_politeness():
@@ -181,3 +189,31 @@ def test_html_and_truncated_bodies_are_errors_not_crashes():
     openalex = source("openalex").fetch([BYTESCALE])
     assert crossref.records == {} and "expected JSON" in crossref.errors[1]
     assert openalex.records == {} and "malformed JSON" in openalex.errors[1]
+
+
+@responses.activate
+@pytest.mark.parametrize(
+    "name, url, body",
+    [
+        ("crossref", "https://api.crossref.org/works", {"message": {"items": "none"}}),
+        ("openalex", "https://api.openalex.org/works", {"meta": {"count": 1}}),
+    ],
+)
+def test_json_of_another_shape_is_an_error_for_every_paper_of_the_batch(name, url, body):
+    responses.get(url, json=body)
+    result = source(name).fetch([BYTESCALE, SIBLING])
+    assert result.records == {}
+    assert set(result.errors) == {1, 4}
+    assert result.errors[1].startswith(f"{name}: unexpected response shape")
+    assert result.retry_later == set()  # the same answer would come back: no retry
+
+
+@responses.activate
+def test_a_failure_that_says_retry_later_marks_every_paper_of_the_batch():
+    responses.get(
+        "https://api.crossref.org/works", status=429, headers={"Retry-After": "3600"}, body=""
+    )
+    result = source("crossref").fetch([BYTESCALE, SIBLING])
+    assert result.records == {}
+    assert set(result.errors) == {1, 4}
+    assert result.retry_later == {1, 4}
