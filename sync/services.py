@@ -21,6 +21,7 @@ from wagtail.search.index import insert_or_update_object
 
 from cms.apicache.version import bump_content_version
 from cms.db import update_rows
+from cms.ops.frontend_cache import purge_paper_api_urls
 from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
 from cms.papers.serializers import PAPER_PREFETCH
 
@@ -185,6 +186,7 @@ def apply_changes(*, items: list[_Planned], run: SyncRun | None, fetched_at: str
             if c.old != c.new
         )
     bump_content_version()
+    purge_paper_api_urls([paper.pk for paper in papers])
 
 
 def _settle_state(state: PaperSyncState, item: _Planned, run: SyncRun | None, now) -> None:

@@ -1,14 +1,18 @@
-"""Purge the API's cached responses, in every language, when a page is published or unpublished.
+"""Purge the API's cached responses, in every language, when a page or a paper changes.
 
 Wagtail's own frontend-cache handlers purge a page's HTML URL; this site is headless, so what
-a CDN holds are API responses. The batch goes to the backends in WAGTAILFRONTENDCACHE only after
-the transaction commits, so the cache can never refetch the old content in between.
+a CDN holds are API responses. Pages purge on publish and unpublish; papers (shown inside every
+digest about them) on an editor's save and on the sync's writes (`purge_paper_api_urls`). The
+batch goes to the backends in WAGTAILFRONTENDCACHE only after the transaction commits, so the
+cache can never refetch the old content in between.
 """
 
+from collections.abc import Callable, Iterable
 from urllib.parse import urljoin
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models.signals import post_save
 from django.urls import reverse
 from wagtail.contrib.frontend_cache.utils import PurgeBatch
 from wagtail.models import Locale, Page
@@ -45,13 +49,43 @@ def api_urls_for_page(page: Page) -> list[str]:
     return sorted({urljoin(base, path) for path in api_detail_urls(page) + api_list_urls()})
 
 
+def api_urls_for_papers(paper_ids: Iterable[int]) -> list[str]:
+    """Absolute URLs to purge when papers change: their own, the digests about them in every
+    language (which embed the paper), and the listings."""
+    from cms.digests.models import DigestPage
+
+    ids = sorted(set(paper_ids))
+    paths = [reverse("wagtailapi:papers:listing")]
+    paths += [reverse("wagtailapi:papers:detail", args=[pk]) for pk in ids]
+    digests = DigestPage.objects.filter(paper_id__in=ids).values_list("pk", flat=True)
+    paths += [reverse("wagtailapi:pages:detail", args=[pk]) for pk in digests]
+    base = settings.WAGTAILAPI_BASE_URL
+    return sorted({urljoin(base, path) for path in paths + api_list_urls()})
+
+
+def _purge_after_commit(urls: Callable[[], list[str]]) -> None:
+    if getattr(settings, "WAGTAILFRONTENDCACHE", None):
+        transaction.on_commit(PurgeBatch(urls()).purge)
+
+
 def purge_page_api_urls(sender: type[Page], instance: Page, **kwargs: object) -> None:
-    if not getattr(settings, "WAGTAILFRONTENDCACHE", None):
-        return
-    batch = PurgeBatch(api_urls_for_page(instance))
-    transaction.on_commit(batch.purge)
+    _purge_after_commit(lambda: api_urls_for_page(instance))
+
+
+def purge_paper_api_urls(paper_ids: Iterable[int]) -> None:
+    """For writers that bypass model signals (the sync's batched updates)."""
+    _purge_after_commit(lambda: api_urls_for_papers(paper_ids))
+
+
+def _purge_saved_paper(sender: type, instance: object, raw: bool = False, **kwargs: object) -> None:
+    # An editor's save in the admin saves the paper row with its authors, affiliations and links.
+    if not raw:
+        purge_paper_api_urls([instance.pk])
 
 
 def connect_signal_handlers() -> None:
+    from cms.papers.models import Paper
+
     page_published.connect(purge_page_api_urls, dispatch_uid="ops.purge_api_on_publish")
     page_unpublished.connect(purge_page_api_urls, dispatch_uid="ops.purge_api_on_unpublish")
+    post_save.connect(_purge_saved_paper, sender=Paper, dispatch_uid="ops.purge_api_on_paper_save")

@@ -1,4 +1,4 @@
-"""Publishing, unpublishing and publishing a translation purge the API in both languages."""
+"""Publishing, unpublishing, translations and paper changes purge the API in both languages."""
 
 import pytest
 from wagtail.models import Locale
@@ -100,3 +100,28 @@ def test_no_backend_configured_means_no_purge(
         english.save_revision().publish()
 
     assert recording_backend == []
+
+
+def paper_urls(english, chinese) -> set[str]:
+    papers = "http://testserver/api/v2/papers/"
+    return {
+        papers,
+        f"{papers}{english.paper_id}/",
+        f"{BASE}{english.pk}/",
+        f"{BASE}{chinese.pk}/",
+    } | LIST_URLS
+
+
+def test_an_editors_paper_save_purges_the_paper_and_its_digests_in_both_languages(
+    digest_pair, recording_backend, django_capture_on_commit_callbacks
+):
+    english, chinese = digest_pair
+    paper = english.paper
+    paper.title = "A corrected title"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        paper.save()
+
+    assert set(recording_backend) >= paper_urls(english, chinese)
+    other = DigestPage.objects.exclude(paper=paper).first()
+    assert f"{BASE}{other.pk}/" not in recording_backend

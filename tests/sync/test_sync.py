@@ -188,3 +188,30 @@ def test_the_light_queries_say_what_the_papers_do():
     ]
     assert light[0].first_author == "First Author"
     assert any(q.doi == "10.1145/3718958.3750471" and q.ids["doi"] == q.doi for q in light)
+
+
+def test_papers_the_sync_writes_are_purged_from_the_frontend_cache_after_commit(
+    upstream, settings, django_capture_on_commit_callbacks
+):
+    from tests.ops import purge_recorder
+
+    settings.WAGTAILFRONTENDCACHE = {
+        "recording": {"BACKEND": "tests.ops.purge_recorder.RecordingBackend"}
+    }
+    purge_recorder.purged_urls.clear()
+    crux = DigestPage.objects.get(locale__language_code="en", short_name="Crux")
+    chinese = crux.get_translation(Locale.objects.get(language_code="zh-hant"))
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert tasks.sync_paper.delay(crux.paper_id).get() == "changed"
+    assert purge_recorder.purged_urls == []  # nothing before the commit
+    for callback in callbacks:
+        callback()
+
+    purged = set(purge_recorder.purged_urls)
+    purge_recorder.purged_urls.clear()
+    assert {
+        f"http://testserver/api/v2/papers/{crux.paper_id}/",
+        f"http://testserver/api/v2/pages/{crux.pk}/",
+        f"http://testserver/api/v2/pages/{chinese.pk}/",
+    } <= purged
