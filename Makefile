@@ -7,7 +7,7 @@ MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate seed admin-user roles browser messages compile-messages test test-sqlite lint format bench bench-tools clean deploy-tools smoke
+.PHONY: run install migrate seed site admin-user roles browser messages compile-messages test test-sqlite lint format bench bench-tools clean deploy-tools smoke
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ migrate: install
 seed: migrate
 	$(MANAGE) import_digests
 
+# Pages' html_url in the API point at the development server.
+site: seed
+	$(MANAGE) set_site_address http://$(HOST):$(PORT)
+
 admin-user: migrate
 	$(MANAGE) create_local_admin
 
@@ -50,7 +54,7 @@ browser:
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BROWSER_PACKAGES); }
 
-run: compile-messages seed admin-user roles
+run: compile-messages seed site admin-user roles
 	@echo "Admin: http://$(HOST):$(PORT)/admin/  (login: admin / admin, local only)"
 	@echo "API:   http://$(HOST):$(PORT)/api/v2/pages/"
 	$(MANAGE) runserver $(HOST):$(PORT)
