@@ -57,7 +57,7 @@ browser:
 run: compile-messages seed site admin-user roles
 	@echo "Admin: http://$(HOST):$(PORT)/admin/  (login: admin / admin, local only)"
 	@echo "API:   http://$(HOST):$(PORT)/api/v2/pages/"
-	$(MANAGE) runserver $(HOST):$(PORT)
+	WAGTAILADMIN_BASE_URL=$${WAGTAILADMIN_BASE_URL:-http://$(HOST):$(PORT)} $(MANAGE) runserver $(HOST):$(PORT)
 
 test: install compile-messages browser deploy-tools
 	$(BIN)/pytest -q
