@@ -5,13 +5,17 @@ nothing has to know which URLs a change affects. It lives in the default cache, 
 shared by all web processes (Redis, or the file cache; see settings.CACHES).
 """
 
+import functools
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TypeVar
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
+
+T = TypeVar("T")
 
 VERSION_KEY = "api-content-version"
 _collected: ContextVar[list[str | None] | None] = ContextVar("content_version_bumps", default=None)
@@ -59,3 +63,35 @@ def one_content_version_bump() -> Iterator[None]:
         _collected.reset(token)
     for using in dict.fromkeys(wanted):
         bump_content_version(using=using)
+
+
+def shares_per_version_values() -> bool:
+    """Whether values read once per content version may be shared (outside a transaction).
+
+    Inside a transaction they are read afresh and not shared: the transaction may hold writes of
+    its own that other requests must not see and the version does not reflect yet.
+    """
+    return not connection.in_atomic_block
+
+
+def per_content_version(read: Callable[[], T]) -> Callable[[], T]:
+    """`read()` once per content version and process, for facts every request needs.
+
+    Whatever changes such a fact bumps the version (cms.apicache.signals), so the value is read
+    again on the first call after that. `.forget()` drops the value (tests).
+    """
+    kept: dict[str, T] = {}
+
+    @functools.wraps(read)
+    def value() -> T:
+        if not shares_per_version_values():
+            return read()
+        version = current_content_version()
+        if version not in kept:
+            fresh = read()
+            kept.clear()
+            kept[version] = fresh
+        return kept[version]
+
+    value.forget = kept.clear
+    return value

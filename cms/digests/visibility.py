@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import F, Q, QuerySet
 from django.http import HttpRequest
 from django.http.request import split_domain_port
@@ -14,7 +13,7 @@ from wagtail.api.validators import SiteFilterValidator
 from wagtail.models import Page, PageViewRestriction, Site
 from wagtail.models.sites import get_site_for_hostname
 
-from cms.apicache.version import current_content_version
+from cms.apicache.version import per_content_version
 
 
 @dataclass
@@ -26,7 +25,6 @@ class TreeFacts:
     the facts are read once per version and process instead of in three queries per request.
     """
 
-    version: str | None
     restrictions: tuple[PageViewRestriction, ...]
     hidden_branches: tuple[str, ...]
     site_root_paths: dict[int, tuple[str, ...]] = field(default_factory=dict)
@@ -55,35 +53,13 @@ class TreeFacts:
         return self.site_root_paths[site.root_page_id]
 
 
-_facts: TreeFacts | None = None
-
-
+@per_content_version
 def tree_facts() -> TreeFacts:
-    """The facts for the content version in force, read again when it has changed.
-
-    Inside a transaction the facts are read afresh and not shared: the transaction may hold
-    writes of its own that other requests must not see and the version does not reflect yet.
-    """
-    global _facts
-    if not shares_tree_facts():
-        return _read_tree_facts(version=None)
-    version = current_content_version()
-    if _facts is None or _facts.version != version:
-        _facts = _read_tree_facts(version)
-    return _facts
-
-
-def shares_tree_facts() -> bool:
-    """Whether this request may use the facts shared by the process (outside a transaction)."""
-    return not connection.in_atomic_block
-
-
-def _read_tree_facts(version: str | None) -> TreeFacts:
+    """The facts for the content version in force (read afresh inside a transaction)."""
     # Unpublished pages with children: their live descendants must stay hidden. (The partial
     # index digests_page_unpublished_path keeps this from scanning the page table.)
     hidden = Page.objects.filter(live=False, numchild__gt=0).values_list("path", flat=True)
     return TreeFacts(
-        version=version,
         restrictions=tuple(PageViewRestriction.objects.select_related("page")),
         hidden_branches=tuple(hidden),
     )

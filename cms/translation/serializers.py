@@ -5,9 +5,10 @@ from typing import Any
 from rest_framework import serializers
 from wagtail.models import Page
 
-from .status import translation_statuses
+from .status import translation_statuses, translation_target_languages
 
 _CACHE_KEY = "translation_statuses"
+_NONE_KEY = "translation_statuses_none"
 
 
 class TranslationStatusField(serializers.Field):
@@ -15,8 +16,9 @@ class TranslationStatusField(serializers.Field):
 
     In a listing, the first row computes the status of every row of the page of results in one
     batch (`translation_statuses()`, a fixed number of queries) and keeps them in the serializer
-    context, so the cost does not grow with `limit`. A viewset that already holds the statuses
-    can put them in the context under "translation_statuses" ({page id: status}).
+    context, so the cost does not grow with `limit`; a listing of a language nothing is
+    translated into needs none. A viewset that already holds the statuses can put them in the
+    context under "translation_statuses" ({page id: status}).
     """
 
     def __init__(self, **kwargs):
@@ -32,8 +34,20 @@ class TranslationStatusField(serializers.Field):
             return list(listing.instance)
         return [page]
 
+    def _listing_has_no_translations(self) -> bool:
+        """A listing of one language that nothing is translated into (`?locale=en` when English
+        is the source): no page of it can have a status, so no status query is needed."""
+        request = self.context.get("request")
+        language = request.GET.get("locale") if request is not None else None
+        return language is not None and language not in translation_target_languages()
+
     def to_representation(self, page: Page) -> dict[str, Any] | None:
-        cache = self.context.setdefault(_CACHE_KEY, {}) if self.context is not None else {}
+        context = self.context  # the serializer's own dict, shared by the rows of a listing
+        if _NONE_KEY not in context:  # decided once per request
+            context[_NONE_KEY] = self._listing_has_no_translations()
+        if context[_NONE_KEY]:
+            return None
+        cache = context.setdefault(_CACHE_KEY, {})
         if page.pk not in cache:
             rows = [row for row in self._rows(page) if row.pk not in cache] or [page]
             statuses = translation_statuses(rows)

@@ -11,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from wagtail.models import PageViewRestriction
 
+from cms.apicache import version
 from cms.digests import visibility
 
 from .conftest import DIGEST_TYPE, PAGES_URL, digest, topic_of
@@ -20,8 +21,10 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def shared_facts(monkeypatch):
-    monkeypatch.setattr(visibility, "shares_tree_facts", lambda: True)
-    monkeypatch.setattr(visibility, "_facts", None)
+    monkeypatch.setattr(version, "shares_per_version_values", lambda: True)
+    visibility.tree_facts.forget()
+    yield
+    visibility.tree_facts.forget()
 
 
 def listed_ids(api_get) -> set[int]:

@@ -5,11 +5,13 @@ from django.contrib.auth.models import Permission
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from wagtail.models import Locale
 from wagtail_localize.models import StringTranslation, Translation
 
+from cms.apicache import version
 from cms.digests.models import DigestPage
 from cms.translation.prefill import publish_translation
-from cms.translation.status import translation_status
+from cms.translation.status import translation_status, translation_target_languages
 
 pytestmark = pytest.mark.django_db
 
@@ -116,8 +118,48 @@ def test_machine_translated_pages_are_flagged(digest_en, digest_zh):
     )
 
 
-def test_translation_status_costs_the_same_queries_for_any_limit(client):
+@pytest.fixture
+def shared_per_version(monkeypatch):
+    """Share per-version values as web requests do (the suite runs inside transactions)."""
+    monkeypatch.setattr(version, "shares_per_version_values", lambda: True)
+    translation_target_languages.forget()
+    yield
+    translation_target_languages.forget()
+
+
+def status_queries(client, limit: int, fields: str, locale: str = "zh-hant") -> int:
+    params = {"type": "digests.DigestPage", "locale": locale, "limit": limit, "fields": fields}
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get("/api/v2/pages/", params)
+    assert response.status_code == 200
+    items = response.json()["items"]
+    assert len(items) == limit
+    if fields == "translation_status" and locale == "en":
+        assert {item["translation_status"] for item in items} == {None}
+    return len(captured)
+
+
+def test_a_listing_of_the_source_language_needs_no_status_query(client, shared_per_version):
+    status_queries(client, 1, "translation_status", "en")  # per-version facts, read once
+    for limit in (3, 20):
+        with_status = status_queries(client, limit, "translation_status", "en")
+        assert with_status == status_queries(client, limit, "-translation_status", "en")
+
+
+def test_target_languages_are_read_again_when_a_translation_is_created(
+    shared_per_version, django_capture_on_commit_callbacks
+):
+    assert translation_target_languages() == {"zh-hant"}
+    source = Translation.objects.first().source
+    english = Locale.objects.get(language_code="en")
+    with django_capture_on_commit_callbacks(execute=True):
+        Translation.objects.create(source=source, target_locale=english)
+    assert translation_target_languages() == {"zh-hant", "en"}
+
+
+def test_translation_status_costs_the_same_queries_for_any_limit(client, shared_per_version):
     """The field is batched: its extra queries do not grow with the page of results."""
+    status_queries(client, 1, "translation_status")  # per-version facts, read once
 
     def queries(limit, fields):
         params = {"type": "digests.DigestPage", "locale": "zh-hant", "limit": limit}
