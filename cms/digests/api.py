@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.functional import SimpleLazyObject
 from wagtail.api.v2 import filters as wagtail_filters
 from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
@@ -67,6 +68,17 @@ class PagesAPIViewSet(
                 queryset = queryset.select_related("paper")
             self._queryset = queryset
         return self._queryset
+
+    def get_serializer_context(self):
+        """Wagtail's context, with the public pages behind `meta.parent` built only if asked for.
+
+        Wagtail's PagesAPIViewSet builds `base_queryset` for every request, but only the
+        detail view's `meta.parent` reads it; building the public condition into a queryset
+        costs more than a listing's count query.
+        """
+        context = super(WagtailPagesAPIViewSet, self).get_serializer_context()
+        context["base_queryset"] = SimpleLazyObject(self.get_base_queryset)
+        return context
 
     def find_object(self, queryset, request):
         """Wagtail's lookups, with `html_path` taken as the site's addresses are: language-prefixed.

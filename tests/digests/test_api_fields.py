@@ -200,3 +200,11 @@ def test_listing_without_type_gives_stock_page_fields(api_items):
     assert types == {"digests.DigestIndexPage", "digests.TopicPage", DIGEST_TYPE}
     assert set(items[0]) == {"id", "meta", "title"}
     assert len(items) == 1 + 11 + 53
+
+
+def test_meta_parent_names_only_a_public_parent(api_get):
+    page = digest("Odin")
+    index = topic_of(page).get_parent()
+    assert api_get(f"{PAGES_URL}{topic_of(page).pk}/").json()["meta"]["parent"]["id"] == index.pk
+    # The site root's parent is Wagtail's tree root, which is no public page.
+    assert api_get(f"{PAGES_URL}{index.pk}/").json()["meta"]["parent"] is None
