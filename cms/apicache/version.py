@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from django.core.cache import cache
 from django.db import connection, transaction
@@ -74,24 +74,26 @@ def shares_per_version_values() -> bool:
     return not connection.in_atomic_block
 
 
-def per_content_version(read: Callable[[], T]) -> Callable[[], T]:
+class per_content_version(Generic[T]):  # lower case: used as a decorator
     """`read()` once per content version and process, for facts every request needs.
 
     Whatever changes such a fact bumps the version (cms.apicache.signals), so the value is read
-    again on the first call after that. `.forget()` drops the value (tests).
+    again on the first call after that. `forget()` drops the value (tests).
     """
-    kept: dict[str, T] = {}
 
-    @functools.wraps(read)
-    def value() -> T:
+    def __init__(self, read: Callable[[], T]):
+        functools.update_wrapper(self, read)
+        self.read = read
+        self.kept: dict[str, T] = {}
+
+    def __call__(self) -> T:
         if not shares_per_version_values():
-            return read()
+            return self.read()
         version = current_content_version()
-        if version not in kept:
-            fresh = read()
-            kept.clear()
-            kept[version] = fresh
-        return kept[version]
+        if version not in self.kept:
+            fresh = self.read()
+            self.kept = {version: fresh}
+        return self.kept[version]
 
-    value.forget = kept.clear
-    return value
+    def forget(self) -> None:
+        self.kept = {}
