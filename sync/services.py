@@ -19,11 +19,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from wagtail.search.index import insert_or_update_object
 
-from cms.apicache.version import bump_content_version
 from cms.db import update_rows
-from cms.ops.frontend_cache import purge_paper_api_urls
 from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
 from cms.papers.serializers import PAPER_PREFETCH
+from cms.papers.signals import papers_changed
 
 from .conf import sync_setting
 from .fetching import Fetch, PaperAnswers
@@ -185,8 +184,7 @@ def apply_changes(*, items: list[_Planned], run: SyncRun | None, fetched_at: str
             for c in item.changes
             if c.old != c.new
         )
-    bump_content_version()
-    purge_paper_api_urls([paper.pk for paper in papers])
+    papers_changed.send(sender=Paper, paper_ids=[paper.pk for paper in papers])
 
 
 def _settle_state(state: PaperSyncState, item: _Planned, run: SyncRun | None, now) -> None:

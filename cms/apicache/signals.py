@@ -2,7 +2,8 @@
 
 Publishing (including a wagtail-localize translation publish and scheduled publishing),
 unpublishing, moving and deleting pages, privacy changes, site and locale changes, and any write
-to a paper or its authors, affiliations and links (the sync worker's writes included).
+to a paper or its authors, affiliations and links (the sync worker's batched writes announce
+themselves with cms.papers.signals.papers_changed).
 """
 
 from django.db.models.signals import post_delete, post_save
@@ -20,10 +21,12 @@ def _bump(sender, **kwargs) -> None:
 
 def connect() -> None:
     from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
+    from cms.papers.signals import papers_changed
 
     for signal in (page_published, page_unpublished, post_page_move):
         signal.connect(_bump, dispatch_uid=f"apicache-{id(signal)}")
     post_delete.connect(_bump, sender=Page, dispatch_uid="apicache-page-delete")
+    papers_changed.connect(_bump, dispatch_uid="apicache-papers-changed")
     for model in (Paper, PaperAuthor, PaperAffiliation, PaperLink, Site, Locale):
         post_save.connect(_bump, sender=model, dispatch_uid=f"apicache-save-{model.__name__}")
         post_delete.connect(_bump, sender=model, dispatch_uid=f"apicache-del-{model.__name__}")

@@ -2,7 +2,7 @@
 
 Wagtail's own frontend-cache handlers purge a page's HTML URL; this site is headless, so what
 a CDN holds are API responses. Pages purge on publish and unpublish; papers (shown inside every
-digest about them) on an editor's save and on the sync's writes (`purge_paper_api_urls`). The
+digest about them) on an editor's save and on the sync's writes (`papers_changed`). The
 batch goes to the backends in WAGTAILFRONTENDCACHE only after the transaction commits, so the
 cache can never refetch the old content in between.
 """
@@ -72,20 +72,22 @@ def purge_page_api_urls(sender: type[Page], instance: Page, **kwargs: object) ->
     _purge_after_commit(lambda: api_urls_for_page(instance))
 
 
-def purge_paper_api_urls(paper_ids: Iterable[int]) -> None:
-    """For writers that bypass model signals (the sync's batched updates)."""
+def purge_paper_api_urls(sender: type, paper_ids: Iterable[int], **kwargs: object) -> None:
+    """On `papers_changed`, sent by writers that bypass model signals (the sync)."""
     _purge_after_commit(lambda: api_urls_for_papers(paper_ids))
 
 
 def _purge_saved_paper(sender: type, instance: object, raw: bool = False, **kwargs: object) -> None:
     # An editor's save in the admin saves the paper row with its authors, affiliations and links.
     if not raw:
-        purge_paper_api_urls([instance.pk])
+        _purge_after_commit(lambda: api_urls_for_papers([instance.pk]))
 
 
 def connect_signal_handlers() -> None:
     from cms.papers.models import Paper
+    from cms.papers.signals import papers_changed
 
     page_published.connect(purge_page_api_urls, dispatch_uid="ops.purge_api_on_publish")
     page_unpublished.connect(purge_page_api_urls, dispatch_uid="ops.purge_api_on_unpublish")
     post_save.connect(_purge_saved_paper, sender=Paper, dispatch_uid="ops.purge_api_on_paper_save")
+    papers_changed.connect(purge_paper_api_urls, dispatch_uid="ops.purge_api_on_papers_changed")

@@ -1,0 +1,12 @@
+"""`papers_changed`: sent by writers that change papers without model signals.
+
+The sync worker writes papers, authors, affiliations and links in batched UPDATEs and bulk
+inserts (sync/services.py), which send no `post_save`. It sends this instead, so that whatever
+reacts to a paper edit (the API's content version, the frontend-cache purge) hears of it the
+same way for every writer; an editor's save in the admin announces itself through `post_save`.
+"""
+
+from django.dispatch import Signal
+
+# sender: the Paper class; paper_ids: the ids of the papers whose rows changed.
+papers_changed = Signal()
