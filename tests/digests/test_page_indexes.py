@@ -28,14 +28,28 @@ def test_unpublished_branches_have_a_partial_index():
     assert _page_indexes()["digests_page_unpublished_path"] == ["path"]
 
 
-def test_a_locale_count_reads_the_index_alone():
-    if connection.vendor != "sqlite":
-        pytest.skip("the plan's wording is SQLite's")
+COUNT_OF_A_LOCALE = (
+    "SELECT COUNT(*) FROM wagtailcore_page "
+    "WHERE locale_id = 1 AND live AND alias_of_id IS NULL AND path LIKE '0001%'"
+)
+
+
+def test_a_locale_count_can_be_read_from_the_index_alone():
+    """SQLite's plan names the covering index. PostgreSQL's choice among indexes depends on the
+    table's size and on VACUUM, so for it the suite's few dozen pages prove nothing; there the
+    index must be the plain b-tree, in this column order, that an index-only scan can use."""
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
-        cursor.execute(
-            "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM wagtailcore_page "
-            "WHERE locale_id = 1 AND live AND alias_of_id IS NULL AND path LIKE '0001%'"
-        )
-        plan = " ".join(str(row[-1]) for row in cursor.fetchall())
-    assert "COVERING INDEX digests_page_locale_path_live_alias" in plan
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT indexdef FROM pg_indexes WHERE tablename = 'wagtailcore_page' "
+                "AND indexname = 'digests_page_locale_path_live_alias'"
+            )
+            (definition,) = cursor.fetchone()
+            assert definition.endswith("USING btree (locale_id, path, live, alias_of_id)"), (
+                definition
+            )
+        else:
+            cursor.execute("ANALYZE")
+            cursor.execute(f"EXPLAIN QUERY PLAN {COUNT_OF_A_LOCALE}")
+            plan = " ".join(str(row[-1]) for row in cursor.fetchall())
+            assert "COVERING INDEX digests_page_locale_path_live_alias" in plan, plan
