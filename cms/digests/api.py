@@ -20,6 +20,7 @@ from wagtail.models import Page
 
 from cms.api_http import CacheControlMixin, CompactJSONMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
+from cms.api_serializers import PageSerializer, ReusedSerializerClassMixin
 from cms.papers.selectors import attach_paper_parts
 
 from .api_filters import LocaleFilter, SubstringSearchFilter
@@ -29,8 +30,13 @@ from .visibility import public_page_condition, public_pages
 
 
 class PagesAPIViewSet(
-    CacheControlMixin, CompactJSONMixin, StrictQueryParametersMixin, WagtailPagesAPIViewSet
+    CacheControlMixin,
+    CompactJSONMixin,
+    StrictQueryParametersMixin,
+    ReusedSerializerClassMixin,
+    WagtailPagesAPIViewSet,
 ):
+    base_serializer_class = PageSerializer
     filter_backends = [
         StrictFieldsFilter,
         wagtail_filters.ChildOfFilter,

@@ -5,14 +5,20 @@ from wagtail.api.v2.views import BaseAPIViewSet
 
 from cms.api_http import CacheControlMixin, CompactJSONMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
+from cms.api_serializers import BaseSerializer, ReusedSerializerClassMixin
 
 from .models import Paper
 from .selectors import attach_paper_parts
 
 
 class PapersAPIViewSet(
-    CacheControlMixin, CompactJSONMixin, StrictQueryParametersMixin, BaseAPIViewSet
+    CacheControlMixin,
+    CompactJSONMixin,
+    StrictQueryParametersMixin,
+    ReusedSerializerClassMixin,
+    BaseAPIViewSet,
 ):
+    base_serializer_class = BaseSerializer
     model = Paper
     name = "papers"
     filter_backends = [StrictFieldsFilter, OrderingFilter]
