@@ -137,3 +137,12 @@ def test_an_untranslated_placeholder_never_shows(visible):
     assert "detail" in visible(new_page)
     # The placeholder repeats the English title, which stays visible on the English page.
     assert visible(placeholder, by_title=False) == set()
+
+
+def test_an_alias_in_its_own_language_shows(visible):
+    """Only placeholders (aliases of a page in another language) are hidden, not every alias."""
+    english = digest("Odin")
+    other_topic = topic_of(digest("Odin")).get_siblings(inclusive=False).live().first()
+    alias = english.create_alias(parent=other_topic, update_slug="odin-again")
+    assert alias.live and alias.locale_id == english.locale_id
+    assert "detail" in visible(alias, by_title=False)
