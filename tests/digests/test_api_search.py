@@ -56,9 +56,9 @@ def test_one_and_two_character_chinese_terms_find_every_digest_holding_them(
 
 
 def test_two_character_terms_are_served_by_the_pair_index_on_postgresql():
-    """PostgreSQL gets the pair condition in the exact form its index holds (the plan uses the
-    index once other scans are ruled out: the suite's few pages would otherwise be read in one scan);
-    other databases get the plain LIKE."""
+    """PostgreSQL gets the pair condition in the exact form its index holds. (The plan uses the
+    index once other scans are ruled out: the suite's few pages would otherwise be read in one
+    scan.) Other databases get the plain LIKE."""
     matches = DigestPage.objects.filter(search_text_condition(["壅塞"])).order_by()
     sql, params = matches.values("pk").query.sql_with_params()
     if connection.vendor != "postgresql":

@@ -5,6 +5,7 @@ from unittest import mock
 import pytest
 from django.core.cache import caches
 from django.urls import reverse
+from django.utils import translation
 from wagtail.api.v2.utils import parse_fields_parameter
 from wagtail.models import Page
 
@@ -74,3 +75,18 @@ def test_unknown_fields_are_refused_every_time(api_get, attempt):
     response = api_get(PAGES_URL, type=DIGEST_TYPE, fields="summary,nonsense")
     assert response.status_code == 400
     assert response.json() == {"message": "unknown fields: nonsense"}
+
+
+def test_each_serializer_gets_its_own_fields_labelled_in_the_active_language():
+    """Fields are copied from one prototype per class, never shared between serializers (DRF
+    binds each field to its parent), and their labels are translated where they are read."""
+    serializer = serializer_class(PagesAPIViewSet, DigestPage, "*")
+    first, second = serializer(context={}).fields, serializer(context={}).fields
+    assert list(first) == list(second) and "summary" in first
+    assert all(first[name] is not second[name] for name in first)
+    assert first["summary"].parent is not second["summary"].parent
+    label = serializer(context={}).fields["reading_minutes"].label
+    with translation.override("en"):
+        assert str(label) == "Reading time (minutes)"
+    with translation.override("zh-hant"):
+        assert str(label) == "閱讀時間(分鐘)"
