@@ -118,6 +118,26 @@ def test_machine_translated_pages_are_flagged(digest_en, digest_zh):
     )
 
 
+def test_a_translator_with_a_name_is_shown_by_name_with_the_time(
+    client, digest_en, digest_zh, django_user_model
+):
+    """The latest translated string names its translator (the API shows names, never logins)
+    and its time, read back from the one subquery that carries both."""
+    person = django_user_model.objects.create_user(
+        "lin", first_name="Mei", last_name="Lin", password="x"
+    )
+    strings = StringTranslation.objects.filter(
+        locale=digest_zh.locale, context__object_id=digest_en.translation_key
+    )
+    latest = strings.order_by("-updated_at", "-pk").first()
+    strings.filter(pk=latest.pk).update(last_translated_by=person)
+    status = translation_status(digest_zh)
+    assert (status.translated_by, status.translated_by_public) == ("Mei Lin", "Mei Lin")
+    assert status.translated_at == latest.updated_at
+    assert status.translated_at.utcoffset().total_seconds() == 0
+    assert api_status(client, digest_zh)["translated_by"] == "Mei Lin"
+
+
 @pytest.fixture
 def shared_per_version(monkeypatch):
     """Share per-version values as web requests do (the suite runs inside transactions)."""
