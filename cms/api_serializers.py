@@ -87,18 +87,15 @@ class PageSerializer(PrototypeFieldsMixin, wagtail_serializers.PageSerializer):
 
 
 def _frozen(fields_config) -> tuple:
-    """Wagtail's parsed `fields` parameter (lists of tuples, nested) as a hashable key."""
+    """Wagtail's parsed `fields` parameter (lists of tuples, nested) as a hashable key.
+
+    Wagtail only reads it (it copies before adding to a child's list), so the frozen form is
+    what the builder gets too.
+    """
     return tuple(
         (name, negated, _frozen(sub_fields) if sub_fields else None)
         for name, negated, sub_fields in fields_config
     )
-
-
-def _thawed(frozen: tuple) -> list:
-    return [
-        (name, negated, _thawed(sub_fields) if sub_fields else None)
-        for name, negated, sub_fields in frozen
-    ]
 
 
 class ReusedSerializerClassMixin:
@@ -118,4 +115,4 @@ class ReusedSerializerClassMixin:
 @lru_cache(maxsize=512)
 def _serializer_class(viewset, router, model, frozen_config, show_details, nested):
     build = super(ReusedSerializerClassMixin, viewset)._get_serializer_class
-    return build(router, model, _thawed(frozen_config), show_details=show_details, nested=nested)
+    return build(router, model, frozen_config, show_details=show_details, nested=nested)
