@@ -58,14 +58,18 @@ class QueryCounter:
 
 
 @contextmanager
-def throwaway_database(postgres: bool):
-    """Point bench.settings at a new database; yields a work directory, removes both after."""
+def throwaway_database(postgres: bool, prefix: str = "wt_import_bench_"):
+    """Point bench.settings at a new database; yields a work directory, removes both after.
+
+    `prefix` names the PostgreSQL database (`<prefix><random>`), so a left-over one says whose
+    it was.
+    """
     work = Path(tempfile.mkdtemp(prefix="import-bench-"))
     os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings"
     os.environ["VAR_DIR"] = str(work / "var")
     try:
         if postgres:
-            with _postgres_database():
+            with _postgres_database(prefix):
                 yield work
         else:
             os.environ["BENCH_DATABASE_URL"] = f"sqlite:///{work / 'bench.sqlite3'}"
@@ -75,10 +79,10 @@ def throwaway_database(postgres: bool):
 
 
 @contextmanager
-def _postgres_database():
-    """A `wt_import_bench_*` database on the server of DATABASE_URL, dropped afterwards."""
+def _postgres_database(prefix: str):
+    """A `<prefix>*` database on the server of DATABASE_URL, dropped afterwards."""
     server = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
-    with throwaway_postgres(server, prefix="wt_import_bench_") as url:
+    with throwaway_postgres(server, prefix=prefix) as url:
         os.environ["BENCH_DATABASE_URL"] = url
         try:
             yield
