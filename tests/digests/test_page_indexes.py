@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from wagtail.models import Page
 
 pytestmark = pytest.mark.django_db
@@ -60,8 +61,6 @@ def test_a_locale_listing_reads_the_listing_index_in_tree_order(client):
     order, with no sort, and can stop at `limit`. On PostgreSQL sorts and plain scans are ruled
     out, as the suite's few pages would otherwise be read in one scan; there, filtered through
     a join to the locale table, it walked the whole path index instead."""
-    from django.test.utils import CaptureQueriesContext
-
     with CaptureQueriesContext(connection) as queries:
         response = client.get(
             "/api/v2/pages/",
