@@ -79,7 +79,15 @@ def test_valid_filters_still_work(api_items):
     found = api_items(type=DIGEST_TYPE, short_name="Odin", locale="en")
     assert [item["id"] for item in found] == [odin.pk]
     assert api_items(type=DIGEST_TYPE, paper=odin.paper_id, locale="zh-hant")
-    assert api_items(first_published_at=odin.first_published_at.isoformat()) is not None
+    same_moment = api_items(
+        type=DIGEST_TYPE,
+        first_published_at=odin.first_published_at.isoformat(),
+        fields="first_published_at",
+        limit=100,
+    )
+    assert odin.pk in {item["id"] for item in same_moment}
+    moments = {item["meta"]["first_published_at"] for item in same_moment}
+    assert len(moments) == 1
     assert len(api_items(limit=100)) == 100
     ordered = api_items(type=DIGEST_TYPE, order="-reading_minutes", fields="reading_minutes")
     minutes = [item["reading_minutes"] for item in ordered]

@@ -6,6 +6,7 @@ from django.test.utils import CaptureQueriesContext
 
 from cms.papers.models import Paper, PaperAuthor
 from cms.papers.serializers import paper_as_dict
+from tests.paper_examples import expected_paper, fill_in_odin
 
 pytestmark = pytest.mark.django_db
 
@@ -19,15 +20,18 @@ def get_json(client, path=PAPERS_URL, **params):
 
 
 def test_listing_carries_default_fields_and_all_on_request(client):
+    odin = fill_in_odin()
     body = get_json(client, limit=100)
     assert body["meta"]["total_count"] == Paper.objects.count() == 53
     assert set(body["items"][0]) == {"id", "meta", "title", "venue", "year", "doi"}
-    full = get_json(client, fields="*", limit=100)["items"]
-    by_id = {item["id"]: item for item in full}
-    for paper in Paper.objects.all():
+    full = {item["id"]: item for item in get_json(client, fields="*", limit=100)["items"]}
+    item = full[odin.paper_id]
+    assert item.pop("meta")["type"] == "papers.Paper"
+    assert item == expected_paper(odin.paper_id)
+    # Every other paper carries the same fields as the digests' nested paper.
+    for paper in Paper.objects.exclude(pk=odin.paper_id):
         expected = paper_as_dict(paper)
-        item = by_id[paper.pk]
-        assert {key: item[key] for key in expected} == expected
+        assert {key: full[paper.pk][key] for key in expected} == expected
 
 
 def test_detail_shows_authors_in_order(client):

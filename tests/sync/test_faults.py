@@ -65,8 +65,9 @@ def test_5xx_burst_is_retried_with_backoff(upstream, bytescale):
     attempts = upstream.requests_to("openalex")
     assert len(attempts) == 3
     # urllib3's exponential backoff: the first retry at once, then factor * 2 = 0.1 s (test
-    # settings), plus up to 0.05 s of jitter.
-    assert attempts[2].at - attempts[1].at >= 0.1 > attempts[1].at - attempts[0].at
+    # settings), plus up to 0.05 s of jitter. Only the lower bound is asserted: an upper one
+    # would measure the machine's load.
+    assert attempts[2].at - attempts[1].at >= 0.1
     bytescale.refresh_from_db()
     assert bytescale.openalex_id == "W4401234501"
 
@@ -78,7 +79,9 @@ def test_5xx_that_outlasts_the_retries_leaves_data_intact(upstream, bytescale):
     assert tasks.sync_paper.delay(bytescale.pk).get() == "error"
     after = snapshot(bytescale)
     assert after["abstract"] == before["abstract"]
-    assert all(a["affiliations"] == [] for a in after["authors"])  # OpenAlex ranks first: kept
+    # DBLP's authors came in; OpenAlex, which ranks first for affiliations, failed: none set.
+    assert len(after["authors"]) == 4
+    assert all(a["affiliations"] == [] for a in after["authors"])
     assert len(upstream.requests_to("crossref")) == 4  # 1 + SYNC_RETRIES
     assert "HTTP 503" in run_errors("crossref")[0]["message"]
 

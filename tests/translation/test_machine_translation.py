@@ -1,5 +1,6 @@
 """Machine translation asks DeepL for Traditional Chinese and never stores Simplified text."""
 
+import json
 from urllib.parse import parse_qs
 
 import pytest
@@ -7,10 +8,12 @@ import responses
 from django.test import override_settings
 from django.urls import reverse
 from wagtail.models import Locale
+from wagtail_localize.machine_translators import get_machine_translator
 from wagtail_localize.models import StringTranslation, Translation
 from wagtail_localize.strings import StringValue
 from wagtail_localize.views.edit_translation import apply_machine_translation
 
+from cms.translation import machine_translators
 from cms.translation.machine_translators import TraditionalChineseDeepLTranslator
 
 DEEPL_URL = "https://api-free.deepl.com/v2/translate"
@@ -84,15 +87,16 @@ def test_machine_translated_segments_stay_machine_until_a_translator_confirms(
 
 
 @pytest.mark.django_db
-def test_unfixable_simplified_output_is_not_stored(translator, digest_en, zh_locale):
-    """The test settings' dummy translator returns English words reversed: kept, and guarded."""
+def test_the_dummy_translators_output_is_stored_as_machine_translation(
+    translator, digest_en, zh_locale
+):
+    """The test settings' dummy translator returns English words reversed: nothing to guard."""
     translation = Translation.objects.get(
         source__object_id=digest_en.translation_key, target_locale=zh_locale
     )
     digest_en.summary = "Two words"
     digest_en.save_revision().publish()
     translation.source.update_from_db()
-    from wagtail_localize.machine_translators import get_machine_translator
 
     assert apply_machine_translation(translation.pk, translator, get_machine_translator())
     summary = StringTranslation.objects.get(
@@ -101,3 +105,45 @@ def test_unfixable_simplified_output_is_not_stored(translator, digest_en, zh_loc
         translation_of__data="Two words",
     )
     assert (summary.data, summary.translation_type) == ("words Two", "machine")
+
+
+@pytest.mark.django_db
+@responses.activate
+@override_settings(WAGTAILLOCALIZE_MACHINE_TRANSLATOR=DEEPL_SETTINGS)
+def test_unfixable_simplified_output_is_not_stored(
+    translator, digest_en, zh_locale, monkeypatch, caplog
+):
+    """A string the conversion leaves Simplified is dropped and logged; the others are stored."""
+    monkeypatch.setattr(machine_translators, "to_traditional", lambda text: text)
+    translation = Translation.objects.get(
+        source__object_id=digest_en.translation_key, target_locale=zh_locale
+    )
+    digest_en.title = "Datacenter network"
+    digest_en.summary = "Latency"
+    digest_en.save_revision().publish()
+    translation.source.update_from_db()
+    answers = {"Datacenter network": "资料中心网络", "Latency": "延遲"}
+    responses.add_callback(responses.POST, DEEPL_URL, callback=deepl_answering(answers))
+
+    assert apply_machine_translation(translation.pk, translator, get_machine_translator())
+
+    stored = dict(
+        StringTranslation.objects.filter(
+            locale=zh_locale,
+            context__object_id=digest_en.translation_key,
+            translation_of__data__in=answers,
+        ).values_list("translation_of__data", "data")
+    )
+    assert stored == {"Latency": "延遲"}
+    assert "资料中心网络" in caplog.text
+
+
+def deepl_answering(answers: dict[str, str]):
+    """A DeepL stand-in: each sent text's answer (the text itself when it has none), in order."""
+
+    def callback(request):
+        texts = parse_qs(request.body)["text"]
+        body = {"translations": [{"text": answers.get(text, text)} for text in texts]}
+        return 200, {"Content-Type": "application/json"}, json.dumps(body)
+
+    return callback
