@@ -19,7 +19,6 @@ WAGTAILAPI_BASE_URL = "http://127.0.0.1"
 
 DATABASES = {"default": dj_database_url.parse(os.environ["BENCH_DATABASE_URL"], conn_max_age=600)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",
