@@ -26,8 +26,8 @@ DEFAULTS = {
     "SYNC_RETRIES": 4,  # per request, on 429/5xx/timeouts, with exponential backoff + jitter
     "SYNC_BACKOFF_FACTOR": 0.5,
     "SYNC_RETRY_AFTER_MAX": 120,  # a longer Retry-After makes the paper "retry later" instead
-    # Seconds added to each limit's period when spacing requests (see politeness.py), for what
-    # the network adds between our socket and the source's: 5/s spaces them 210 ms apart.
+    # Seconds added to each limit's period when pacing requests (see politeness.py), for what
+    # the network adds between our socket and the source's: 5/s allows 5 in any 1.05 s.
     "SYNC_RATE_MARGIN": 0.05,
     "SYNC_BREAKER_FAIL_MAX": 5,
     "SYNC_BREAKER_RESET_TIMEOUT": 300,

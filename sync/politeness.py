@@ -1,14 +1,21 @@
 """Rate limits and circuit breakers per source, shared by every worker process.
 
-Requests to a source are spaced from when the previous one really left: a request may go once
-`(period + SYNC_RATE_MARGIN) / amount` seconds (5/s: 210 ms) have passed since the last one any
-process sent, and while one that was let through has not yet reported it left (`sent()`, called
-once its bytes are written), the next waits for it. So a process descheduled between its turn
-and its socket (a busy machine) delays the requests after it instead of landing among them: a
-source counts arrivals. The margin covers what the network adds on the way. With a broker
-configured the pace lives in Redis, kept by Lua scripts on Redis's own clock, so every worker
-process keeps one pace per source; without one it lives in this process's memory, which is all
-an in-process sync needs.
+A source counts arrivals, so the pace is kept on when requests really leave: at most `amount`
+requests in any window of `period + SYNC_RATE_MARGIN` seconds (5/s: 5 in 1.05 s; the margin
+covers what the network adds on the way), counted from the moments they left. Within that,
+requests keep an even schedule, a slot every window/amount seconds (210 ms), and a request that
+leaves late - its process descheduled, its batch writing to the database between two requests -
+does not push the schedule back: the requests after it may use the slots it missed, as soon as
+the window has room but never closer than half a slot to the one before, so a short stall costs
+little wall time. Slots missed more than one window ago are forgotten, so an idle source saves
+up no more than the window allows anyway.
+
+While a request let through has not reported it left (`sent()`, called once its bytes are
+written), the next one waits for it, so a process descheduled between its turn and its socket
+delays the requests after it instead of landing among them. With a broker configured the pace
+lives in Redis, kept by Lua scripts on Redis's own clock, so every worker process keeps one pace
+per source; without one it lives in this process's memory, which is all an in-process sync
+needs.
 
 Hand-rolled because the `limits` library, used before, stamps each hit with the caller's clock
 before the round trip to Redis, counts from when a request was allowed rather than when it went
@@ -21,6 +28,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from functools import cache
 
 import pybreaker
@@ -31,32 +39,63 @@ from .conf import rate_limits, sync_setting
 
 PERIOD_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
-# KEYS[1]: when the last request left (Redis clock, microseconds); KEYS[2]: until when one that
-# was let through may still be on its way to the socket. Returns 0 (go, and tell `_SENT` once
-# gone) or the microseconds to wait before asking again.
+# Per source, three keys: KEYS[1] the times the last `amount` requests left (a list, newest
+# first; Redis clock, microseconds), KEYS[2] the turn let through that has not yet reported it
+# left (its token, which is when it was let through), KEYS[3] when the next slot of the even
+# schedule is due. `_TURN` (ARGV: the window, the limit's amount, `hold`, the least gap between
+# two requests; microseconds) returns {0, token} (go, and pass the token to `_SENT` once gone) or
+# {microseconds to wait before asking again, false}. A turn counts as a departure at once (an
+# entry in the list that `_SENT` moves to when it really left), so a process that dies after its
+# turn still counts; others wait for it at most `hold`.
 _TURN = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
-local interval, hold = tonumber(ARGV[1]), tonumber(ARGV[2])
-local leaving = tonumber(redis.call('GET', KEYS[2]))
-if leaving and leaving > now then
-    return math.min(leaving - now, 2000)
+local window, amount, hold = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local gap = tonumber(ARGV[4])
+local leaving = redis.call('PTTL', KEYS[2])
+if leaving > 0 then
+    return {math.min(leaving * 1000, 2000), false}
 end
-local last = tonumber(redis.call('GET', KEYS[1]))
-if last and now < last + interval then
-    return last + interval - now
+local due = tonumber(redis.call('GET', KEYS[3]))
+if due and now < due then
+    return {due - now, false}
 end
-local ttl = string.format('%d', math.ceil((interval + hold) / 1000) + 1000)
-redis.call('SET', KEYS[2], string.format('%.0f', now + hold), 'PX', ttl)
-redis.call('SET', KEYS[1], string.format('%.0f', now), 'PX', ttl)
-return 0
+local newest = tonumber(redis.call('LINDEX', KEYS[1], 0))
+if newest and now < newest + gap then
+    return {newest + gap - now, false}
+end
+local oldest = tonumber(redis.call('LINDEX', KEYS[1], amount - 1))
+if oldest and now < oldest + window then
+    return {oldest + window - now, false}
+end
+local token = string.format('%.0f', now)
+local ttl = math.ceil((window + hold) / 1000) + 1000
+redis.call('LPUSH', KEYS[1], token)
+redis.call('LTRIM', KEYS[1], 0, amount - 1)
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('SET', KEYS[2], token, 'PX', math.max(math.ceil(hold / 1000), 1))
+return {0, token}
 """
+# ARGV: the turn's token, the window, the even schedule's slot, `hold`, the limit's amount.
 _SENT = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
-local ttl = string.format('%d', math.ceil(tonumber(ARGV[1]) / 1000) + 1000)
-redis.call('SET', KEYS[1], string.format('%.0f', now), 'PX', ttl)
-redis.call('DEL', KEYS[2])
+local window, interval, hold = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local ttl = math.ceil((window + hold) / 1000) + 1000
+local stamp = string.format('%.0f', now)
+if redis.call('GET', KEYS[2]) == ARGV[1] then
+    redis.call('LSET', KEYS[1], 0, stamp)  -- the newest entry is this turn's
+    redis.call('DEL', KEYS[2])
+else
+    -- Held beyond `hold`: others went meanwhile. Now is later than all of them, so the list
+    -- stays newest first; the turn's own entry stays too, which only paces more strictly.
+    redis.call('LPUSH', KEYS[1], stamp)
+    redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[5]) - 1)
+end
+redis.call('PEXPIRE', KEYS[1], ttl)
+local due = tonumber(redis.call('GET', KEYS[3])) or now
+due = math.max(due, now - window) + interval
+redis.call('SET', KEYS[3], string.format('%.0f', due), 'PX', ttl)
 return 0
 """
 # How long a request let through may take to reach its socket (connecting included) before the
@@ -64,10 +103,12 @@ return 0
 HOLD_SECONDS = 10.0
 
 _paused_until: dict[str, float] = {}
-# In-process pacing: per source, when the last request left and until when one let through may
-# still be on its way (monotonic clock).
-_last_request: dict[str, float] = {}
-_leaving_until: dict[str, float] = {}
+# In-process pacing, per source (monotonic clock): when the last requests left (newest last),
+# the turn let through and not yet reported sent (its token and until when it may hold the
+# others), and when the even schedule's next slot is due.
+_departures: dict[str, deque[float]] = {}
+_leaving: dict[str, tuple[str, float]] = {}
+_due: dict[str, float] = {}
 _pace_lock = threading.Lock()
 
 
@@ -82,7 +123,9 @@ class RateLimit:
 
     def __init__(self, source: str, limit: str | None):
         self.source = source
+        self.amount = int(limit.partition("/")[0]) if limit else 0
         self.interval = slot_interval(limit, sync_setting("SYNC_RATE_MARGIN")) if limit else None
+        self.window = self.interval * self.amount if limit else None
 
     def pause(self, seconds: float) -> None:
         """Hold every process's requests to the source, as a 429's Retry-After asks."""
@@ -103,46 +146,73 @@ class RateLimit:
             time.sleep(min(remaining, 1.0))
 
     def _keys(self) -> list[str]:
-        return [f"sync:pace:{self.source}", f"sync:pace:{self.source}:leaving"]
+        key = f"sync:pace:{self.source}"
+        return [key, f"{key}:leaving", f"{key}:due"]
 
-    def _turn(self) -> float:
-        """0 if a request may go now (and is counted as leaving), else seconds to wait."""
+    def _turn(self) -> tuple[float, str]:
+        """(0, token) if a request may go now (and is counted as leaving), else (seconds to
+        wait, "")."""
         if settings.REDIS_URL:
-            args = [int(self.interval * 1e6), int(HOLD_SECONDS * 1e6)]
-            return _script(_TURN)(keys=self._keys(), args=args) / 1e6
+            args = [
+                int(self.window * 1e6),
+                self.amount,
+                int(HOLD_SECONDS * 1e6),
+                int(self.interval * 1e6 / 2),
+            ]
+            wait, token = _script(_TURN)(keys=self._keys(), args=args)
+            return wait / 1e6, (token or b"").decode()
         with _pace_lock:
             now = time.monotonic()
-            leaving = _leaving_until.get(self.source, 0.0) - now
-            if leaving > 0:
-                return min(leaving, 0.002)
-            left = _last_request.get(self.source, now - self.interval) + self.interval - now
-            if left > 0:
-                return left
-            _last_request[self.source] = now
-            _leaving_until[self.source] = now + HOLD_SECONDS
-            return 0.0
+            _, held_until = _leaving.get(self.source, ("", 0.0))
+            if held_until > now:
+                return min(held_until - now, 0.002), ""
+            due = _due.get(self.source, now)
+            if now < due:
+                return due - now, ""
+            departures = _departures.setdefault(self.source, deque(maxlen=self.amount))
+            if departures and now < departures[-1] + self.interval / 2:
+                return departures[-1] + self.interval / 2 - now, ""
+            if len(departures) == self.amount and now < departures[0] + self.window:
+                return departures[0] + self.window - now, ""
+            token = repr(now)
+            departures.append(now)
+            _leaving[self.source] = (token, now + HOLD_SECONDS)
+            return 0.0, token
 
-    def acquire(self) -> None:
-        """Wait for this source's turn; call `sent()` once the request has left."""
+    def acquire(self) -> str:
+        """Wait for this source's turn; pass what it returns to `sent()` once the request left."""
         while True:
             self._wait_for_pause()
             if self.interval is None:
-                return
-            wait = self._turn()
+                return ""
+            wait, token = self._turn()
             if wait <= 0:
-                return
+                return token
             time.sleep(wait)
 
-    def sent(self) -> None:
-        """The request let through by `acquire` has left: the next one is spaced from now."""
+    def sent(self, turn: str) -> None:
+        """The request `turn` let through has left: it is counted from now."""
         if self.interval is None:
             return
         if settings.REDIS_URL:
-            _script(_SENT)(keys=self._keys(), args=[int((self.interval + HOLD_SECONDS) * 1e6)])
+            args = [
+                turn,
+                int(self.window * 1e6),
+                int(self.interval * 1e6),
+                int(HOLD_SECONDS * 1e6),
+                self.amount,
+            ]
+            _script(_SENT)(keys=self._keys(), args=args)
             return
         with _pace_lock:
-            _last_request[self.source] = time.monotonic()
-            _leaving_until.pop(self.source, None)
+            now = time.monotonic()
+            departures = _departures.setdefault(self.source, deque(maxlen=self.amount))
+            if _leaving.get(self.source, ("", 0.0))[0] == turn and departures:
+                departures[-1] = now
+                del _leaving[self.source]
+            else:  # held beyond HOLD_SECONDS (see _SENT)
+                departures.append(now)
+            _due[self.source] = max(_due.get(self.source, now), now - self.window) + self.interval
 
 
 def rate_limit_for(source: str) -> RateLimit:
@@ -187,8 +257,9 @@ def reset_pauses() -> None:
 def reset_pacing() -> None:
     """Forget in-process request times (tests: each starts with every source free)."""
     with _pace_lock:
-        _last_request.clear()
-        _leaving_until.clear()
+        _departures.clear()
+        _leaving.clear()
+        _due.clear()
 
 
 def reset_breakers() -> None:

@@ -35,20 +35,20 @@ class RetryAfterTooLong(SourceError):
     pass
 
 
-_leaving = threading.local()  # the RateLimit whose turn the request about to be written took
+_leaving = threading.local()  # the turn (RateLimit, token) the request about to be written took
 
 
 def _take_turn(rate_limit: RateLimit | None) -> None:
     if rate_limit is not None:
-        rate_limit.acquire()
-        _leaving.rate_limit = rate_limit
+        _leaving.turn = (rate_limit, rate_limit.acquire())
 
 
 def _report_sent() -> None:
-    rate_limit = getattr(_leaving, "rate_limit", None)
-    if rate_limit is not None:
-        _leaving.rate_limit = None
-        rate_limit.sent()
+    turn = getattr(_leaving, "turn", None)
+    if turn is not None:
+        _leaving.turn = None
+        rate_limit, token = turn
+        rate_limit.sent(token)
 
 
 class _ReportsSent:

@@ -1,9 +1,11 @@
-"""Pacing per source: spaced from when the last request left, in-process and through Redis."""
+"""Pacing per source, in-process and through Redis: counted from when requests really left, an
+even schedule, and the slots a late request missed given to the ones after it within the window."""
 
 from __future__ import annotations
 
 import itertools
 import os
+import random
 import threading
 import time
 
@@ -11,6 +13,7 @@ import pytest
 
 from sync import politeness
 from sync.politeness import RateLimit, reset_pacing, slot_interval
+from sync.standin.server import busiest_window
 
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/1"
 
@@ -31,7 +34,7 @@ def pace(request, settings):
     politeness._script.cache_clear()
     reset_pacing()
     source = f"paced-{request.param}-{time.monotonic_ns()}"  # no pace left from another test
-    yield lambda: RateLimit(source, "10/second")
+    yield lambda limit="10/second": RateLimit(source, limit)
     politeness._redis.cache_clear()
     politeness._script.cache_clear()
 
@@ -41,9 +44,9 @@ def test_a_request_is_spaced_from_when_the_last_one_left(pace, settings):
     limit = pace()
     interval = limit.interval
     assert interval == pytest.approx(0.105)
-    limit.acquire()
+    turn = limit.acquire()
     time.sleep(0.3)  # held up between its turn and the socket (a busy machine)
-    limit.sent()
+    limit.sent(turn)
     left = time.monotonic()
     pace().acquire()  # another process's client of the same source
     assert time.monotonic() - left >= interval - 0.005
@@ -51,14 +54,14 @@ def test_a_request_is_spaced_from_when_the_last_one_left(pace, settings):
 
 def test_a_turn_not_yet_sent_holds_the_next_request(pace):
     first, second = pace(), pace()
-    first.acquire()
+    turn = first.acquire()
     went: list[float] = []
     waiter = threading.Thread(target=lambda: (second.acquire(), went.append(time.monotonic())))
     waiter.start()
     time.sleep(0.4)
     assert not went  # still waiting: the first request has not left yet
     sent_at = time.monotonic()
-    first.sent()
+    first.sent(turn)
     waiter.join(timeout=5)
     assert went and went[0] - sent_at >= first.interval - 0.005
 
@@ -67,7 +70,56 @@ def test_back_to_back_requests_keep_the_limit(pace):
     limit = pace()
     times = []
     for _ in range(6):
-        limit.acquire()
+        turn = limit.acquire()
         times.append(time.monotonic())
-        limit.sent()
+        limit.sent(turn)
     assert all(b - a >= limit.interval - 0.005 for a, b in itertools.pairwise(times))
+
+
+def _send(limit: RateLimit, times: list[float]) -> None:
+    turn = limit.acquire()
+    times.append(time.monotonic())
+    limit.sent(turn)
+
+
+def test_a_late_request_gives_the_slots_it_missed_to_the_next_ones(pace, settings):
+    settings.SYNC_RATE_MARGIN = 0.05
+    limit = pace("5/second")
+    slot = limit.interval  # 0.21 s: 5 in any 1.05 s
+    times: list[float] = []
+    for _ in range(3):
+        _send(limit, times)
+    time.sleep(0.5)  # the sender was busy elsewhere (a batch writing its papers)
+    for _ in range(5):
+        _send(limit, times)
+    # Spaced from the late one, the last request would leave 0.5 + 4 slots after the third
+    # (1.76 s after the first); given the slots missed, it leaves on the even schedule (1.47 s).
+    elapsed = times[-1] - times[0]
+    assert 7 * slot - 0.01 <= elapsed <= 0.5 + 6 * slot - 0.12
+    assert busiest_window(times, 1.0) <= 5
+    assert min(b - a for a, b in itertools.pairwise(times)) >= slot / 2 - 0.005
+
+
+def test_no_window_holds_more_than_the_limit_whatever_the_senders_do(pace, settings):
+    settings.SYNC_RATE_MARGIN = 0.05
+    times: list[float] = []
+
+    def sender(seed: int) -> None:
+        limit, stalls = pace("5/second"), random.Random(seed)
+        for _ in range(7):
+            time.sleep(stalls.choice([0, 0, 0.05, 0.3, 0.6]))
+            _send(limit, times)
+
+    time.sleep(0.01)
+    threads = [threading.Thread(target=sender, args=(seed,)) for seed in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    time.sleep(1.5)  # idle: the source saves up no more than one window's worth
+    limit = pace("5/second")
+    for _ in range(7):
+        _send(limit, times)
+    assert len(times) == 21
+    assert busiest_window(times, 1.0) <= 5
+    assert min(b - a for a, b in itertools.pairwise(sorted(times))) >= limit.interval / 2 - 0.005
