@@ -113,6 +113,7 @@ class Run:
         # Statistics for the rows added behind the importer's back, as PostgreSQL's autovacuum
         # would gather them on a live site (the import gathers them for its own rows).
         refresh_planner_statistics()
+        settle_like_autovacuum()
         log(f"bulk-added the rest of the scenario in {time.perf_counter() - started:.1f}s")
         from cms.digests.models import DigestPage
 
@@ -453,6 +454,24 @@ def migrate_from_template(template_dir: Path) -> None:
     connection.close()
     template_dir.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(database, template)
+
+
+def settle_like_autovacuum() -> None:
+    """On PostgreSQL, VACUUM the freshly loaded tables, as autovacuum does on a live site.
+
+    A bulk load leaves tables that autovacuum vacuums within a minute or so (its insert
+    threshold is a fifth of the table, checked every minute): their dead row versions pruned
+    and their pages marked all-visible, which lets count queries read indexes alone. Measured
+    before that, every API figure timed a state no production database stays in (the listing's
+    count query 8.3 -> 4.5 ms, its page query 2.1 -> 1.5 ms), and whether autovacuum happened to
+    run during a measurement decided some of them. Both compared sides read the same database;
+    SQLite has nothing of the kind.
+    """
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM (ANALYZE)")
 
 
 def main() -> None:
