@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.conf import settings
+from django.db import connection
+from django.db.models import QuerySet
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from wagtail.api.v2 import filters as wagtail_filters
@@ -27,6 +29,10 @@ from .api_filters import LocaleFilter, SubstringSearchFilter
 from .models import DigestPage, TopicPage
 from .selectors import attach_digests, attach_topics
 from .visibility import public_page_condition, public_pages
+
+# Query parameters whose filters read only Wagtail's page table (or nothing): with no others a
+# typed listing is counted without joining its type's table (see count_queryset).
+PAGE_TABLE_PARAMETERS = frozenset({"type", "fields", "locale", "limit", "offset", "order", "site"})
 
 
 class PagesAPIViewSet(
@@ -104,9 +110,30 @@ class PagesAPIViewSet(
         return None
 
     def paginate_queryset(self, queryset):
-        pages = list(super().paginate_queryset(queryset))
+        pages = list(super().paginate_queryset(counted_by(queryset, self.count_queryset(queryset))))
         self.prefetch_for_serializer(pages)
         return pages
+
+    def count_queryset(self, queryset: QuerySet) -> QuerySet:
+        """The listing's pages, read on PostgreSQL from Wagtail's page table alone when it can.
+
+        A typed listing joins every page to its type's own table, even to count them. When
+        the request filters on page-table columns only, the page's content type tells its type
+        as well (Wagtail gives every page of a type a row in that type's table; `.type()` is
+        its own spelling of the type), and PostgreSQL counts from one index (migration 0006):
+        at 5,000 digests per language 4.5 -> 1.7 ms. SQLite's planner would take the content
+        type's own index for it and read the digests of every language (1.3 -> 2.8 ms); through
+        the join it reads the listing index.
+        """
+        model = queryset.model
+        if (
+            connection.vendor != "postgresql"
+            or model is Page
+            or not set(self.request.GET) <= PAGE_TABLE_PARAMETERS
+        ):
+            return queryset
+        pages = public_pages(self.request).type(model)
+        return LocaleFilter().filter_queryset(self.request, pages, self)
 
     def get_object(self):
         if not hasattr(self, "_cached_object"):
@@ -130,6 +157,16 @@ class PagesAPIViewSet(
             attach_topics(digests, public=public_page_condition(self.request))
         if topics and "digests" in fields:
             attach_digests(topics, public=public_page_condition(self.request))
+
+
+def counted_by(queryset: QuerySet, counter: QuerySet) -> QuerySet:
+    """A copy of `queryset` whose count() - all Wagtail's pagination asks of it besides a
+    slice - counts `counter` (the same rows, read another way)."""
+    if counter is queryset:
+        return queryset
+    queryset = queryset.all()
+    queryset.count = counter.count
+    return queryset
 
 
 def split_language_prefix(html_path: str) -> tuple[str, str]:
