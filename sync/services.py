@@ -288,20 +288,34 @@ def sync_batch(
     fetch = Fetch(
         queries, source_names, listing_scope=listing_scope(run) if run is not None else scope
     ).start()
-    papers = {p.pk: p for p in Paper.objects.filter(pk__in=ids).prefetch_related(*PAPER_PREFETCH)}
     claimed: dict[str, int] = {}
-    chunk: list[_Planned] = []
+    answered: list[PaperAnswers] = []
     for answers in fetch:
-        item = _plan(papers.pop(answers.paper_id), answers)
-        outcome.matched += bool(answers.records)  # what is left after refusing unsafe ones
-        chunk.append(item)
-        if len(chunk) >= sync_setting("SYNC_WRITE_CHUNK"):
-            _write_planned(chunk, run, dry_run, claimed, outcome, progress)
-            chunk = []
-    if chunk:
-        _write_planned(chunk, run, dry_run, claimed, outcome, progress)
+        answered.append(answers)
+        if len(answered) >= sync_setting("SYNC_WRITE_CHUNK"):
+            _write_planned(_plan_chunk(answered, outcome), run, dry_run, claimed, outcome, progress)
+            answered = []
+    if answered:
+        _write_planned(_plan_chunk(answered, outcome), run, dry_run, claimed, outcome, progress)
     outcome.requests = fetch.requests
     return outcome
+
+
+def _plan_chunk(answered: list[PaperAnswers], outcome: BatchOutcome) -> list[_Planned]:
+    """Plan the papers of one write chunk, loading them (with their authors, affiliations and
+    links) only now: a batch holds the papers it is writing, not all 500 from its start."""
+    papers = Paper.objects.prefetch_related(*PAPER_PREFETCH).in_bulk(
+        [answers.paper_id for answers in answered]
+    )
+    planned = []
+    for answers in answered:
+        paper = papers.get(answers.paper_id)
+        if paper is None:  # deleted while the sources were asked: nothing left to write
+            outcome.skipped += 1
+            continue
+        planned.append(_plan(paper, answers))
+        outcome.matched += bool(answers.records)  # what is left after refusing unsafe ones
+    return planned
 
 
 def _write_planned(

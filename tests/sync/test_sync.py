@@ -215,3 +215,28 @@ def test_papers_the_sync_writes_are_purged_from_the_frontend_cache_after_commit(
         f"http://testserver/api/v2/pages/{crux.pk}/",
         f"http://testserver/api/v2/pages/{chinese.pk}/",
     } <= purged
+
+
+def test_a_paper_deleted_while_the_sources_answer_is_left_out(upstream, monkeypatch):
+    """A batch loads its papers a write chunk at a time, once their answers are in: one deleted
+    in between is skipped, and every other paper is still written."""
+    from sync import services
+    from sync.fetching import Fetch
+
+    gone = paper("ByteScale")
+
+    class DeletedMeanwhile(Fetch):
+        def __iter__(self):
+            # An editor detaches the paper from its digests and deletes it, after the sources
+            # were asked about it.
+            DigestPage.objects.filter(paper=gone).update(paper=None)
+            Paper.objects.filter(pk=gone.pk).delete()
+            yield from super().__iter__()
+
+    monkeypatch.setattr(services, "Fetch", DeletedMeanwhile)
+    ids = list(Paper.objects.values_list("pk", flat=True))
+    outcome = services.sync_batch(paper_ids=ids, run=None)
+    assert outcome.skipped == 1 and gone.pk not in outcome.plans
+    assert len(outcome.plans) == len(ids) - 1 and outcome.changed > 0
+    synced = PaperSyncState.objects.filter(last_synced_at__isnull=False)
+    assert set(synced.values_list("paper_id", flat=True)) == set(ids) - {gone.pk}
