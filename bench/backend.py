@@ -457,7 +457,8 @@ def migrate_from_template(template_dir: Path) -> None:
 
 
 def settle_like_autovacuum() -> None:
-    """On PostgreSQL, VACUUM the freshly loaded tables, as autovacuum does on a live site.
+    """On PostgreSQL, VACUUM the freshly loaded tables, as autovacuum does on a live site (the
+    ANALYZE half is refresh_planner_statistics, run just before).
 
     A bulk load leaves tables that autovacuum vacuums within a minute or so (its insert
     threshold is a fifth of the table, checked every minute): their dead row versions pruned
@@ -471,7 +472,7 @@ def settle_like_autovacuum() -> None:
 
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("VACUUM (ANALYZE)")
+            cursor.execute("VACUUM")
 
 
 def main() -> None:

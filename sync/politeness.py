@@ -126,6 +126,7 @@ class RateLimit:
         self.amount = int(limit.partition("/")[0]) if limit else 0
         self.interval = slot_interval(limit, sync_setting("SYNC_RATE_MARGIN")) if limit else None
         self.window = self.interval * self.amount if limit else None
+        self.least_gap = self.interval / 2 if limit else None  # a caught-up slot's nearest
 
     def pause(self, seconds: float) -> None:
         """Hold every process's requests to the source, as a 429's Retry-After asks."""
@@ -149,6 +150,10 @@ class RateLimit:
         key = f"sync:pace:{self.source}"
         return [key, f"{key}:leaving", f"{key}:due"]
 
+    def _departures(self) -> deque[float]:
+        """In-process: when this source's last `amount` requests left. Call with the lock held."""
+        return _departures.setdefault(self.source, deque(maxlen=self.amount))
+
     def _turn(self) -> tuple[float, str]:
         """(0, token) if a request may go now (and is counted as leaving), else (seconds to
         wait, "")."""
@@ -157,7 +162,7 @@ class RateLimit:
                 int(self.window * 1e6),
                 self.amount,
                 int(HOLD_SECONDS * 1e6),
-                int(self.interval * 1e6 / 2),
+                int(self.least_gap * 1e6),
             ]
             wait, token = _script(_TURN)(keys=self._keys(), args=args)
             return wait / 1e6, (token or b"").decode()
@@ -169,9 +174,9 @@ class RateLimit:
             due = _due.get(self.source, now)
             if now < due:
                 return due - now, ""
-            departures = _departures.setdefault(self.source, deque(maxlen=self.amount))
-            if departures and now < departures[-1] + self.interval / 2:
-                return departures[-1] + self.interval / 2 - now, ""
+            departures = self._departures()
+            if departures and now < departures[-1] + self.least_gap:
+                return departures[-1] + self.least_gap - now, ""
             if len(departures) == self.amount and now < departures[0] + self.window:
                 return departures[0] + self.window - now, ""
             token = repr(now)
@@ -206,7 +211,7 @@ class RateLimit:
             return
         with _pace_lock:
             now = time.monotonic()
-            departures = _departures.setdefault(self.source, deque(maxlen=self.amount))
+            departures = self._departures()
             if _leaving.get(self.source, ("", 0.0))[0] == turn and departures:
                 departures[-1] = now
                 del _leaving[self.source]

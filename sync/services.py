@@ -293,16 +293,23 @@ def sync_batch(
     for answers in fetch:
         answered.append(answers)
         if len(answered) >= sync_setting("SYNC_WRITE_CHUNK"):
-            _write_planned(_plan_chunk(answered, outcome), run, dry_run, claimed, outcome, progress)
+            _sync_chunk(answered, run, dry_run, claimed, outcome, progress)
             answered = []
     if answered:
-        _write_planned(_plan_chunk(answered, outcome), run, dry_run, claimed, outcome, progress)
+        _sync_chunk(answered, run, dry_run, claimed, outcome, progress)
     outcome.requests = fetch.requests
     return outcome
 
 
-def _plan_chunk(answered: list[PaperAnswers], outcome: BatchOutcome) -> list[_Planned]:
-    """Plan the papers of one write chunk, loading them (with their authors, affiliations and
+def _sync_chunk(
+    answered: list[PaperAnswers],
+    run: SyncRun | None,
+    dry_run: bool,
+    claimed: dict[str, int],
+    outcome: BatchOutcome,
+    progress: Progress | None,
+) -> None:
+    """Plan and write one chunk of papers, loading them (with their authors, affiliations and
     links) only now: a batch holds the papers it is writing, not all 500 from its start."""
     papers = Paper.objects.prefetch_related(*PAPER_PREFETCH).in_bulk(
         [answers.paper_id for answers in answered]
@@ -315,7 +322,10 @@ def _plan_chunk(answered: list[PaperAnswers], outcome: BatchOutcome) -> list[_Pl
             continue
         planned.append(_plan(paper, answers))
         outcome.matched += bool(answers.records)  # what is left after refusing unsafe ones
-    return planned
+    if planned:
+        _write_planned(planned, run, dry_run, claimed, outcome)
+    if progress:
+        progress(len(answered))  # deleted papers too: every paper of the batch is accounted for
 
 
 def _write_planned(
@@ -324,7 +334,6 @@ def _write_planned(
     dry_run: bool,
     claimed: dict[str, int],
     outcome: BatchOutcome,
-    progress: Progress | None,
 ) -> None:
     _refuse_taken_dois(chunk, claimed)
     fetched_at = timezone.now().isoformat(timespec="seconds")
@@ -339,5 +348,3 @@ def _write_planned(
             outcome.changed += bool(item.changes)
         else:
             outcome.skipped += 1
-    if progress:
-        progress(len(chunk))
