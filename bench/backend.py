@@ -110,6 +110,9 @@ class Run:
         scenario.bulk_add_topics(list(range(IMPORT_TOPICS, TOPICS)))
         scenario.complete_papers()
         scenario.rebuild_search_index()
+        from cms.apicache.representations import invalidate_all
+
+        invalidate_all()  # as the importer does after its own rows written without signals
         # Statistics for the rows added behind the importer's back, as PostgreSQL's autovacuum
         # would gather them on a live site (the import gathers them for its own rows).
         refresh_planner_statistics()
@@ -136,9 +139,11 @@ class Run:
 
         client = Client()
 
-        def count(url: str, *, warm: bool = True) -> int:
+        def count(url: str, *, warm: bool = True, stale: bool = False) -> int:
             if warm:  # per-process caches: content types, site root paths, the tree facts
-                client.get(url)
+                response = client.get(url)
+                if stale:  # every item must be built and stored again
+                    self.make_stale(response.content)
             with CaptureQueriesContext(connection) as queries:
                 response = client.get(url)
             assert response.status_code == 200, (url, response.status_code, response.content[:300])
@@ -150,20 +155,29 @@ class Run:
         self.raw["query_counts_first_request"] = cold
         detail_id = self.detail_id()
         counts: dict[str, dict[str, int]] = {}
-        for side, prefix in (("ours", OURS_UNCACHED), ("stock", STOCK)):
+        sides = (("ours", OURS_UNCACHED, False), ("rebuilt", OURS_UNCACHED, True))
+        for side, prefix, stale in (*sides, ("stock", STOCK, False)):
             counts[side] = {}
             for locale in ("en", "zh-hant"):
                 for limit in (20, 100):
                     url = prefix + LIST.format(locale=locale, limit=limit)
-                    counts[side][f"list {locale} limit={limit}"] = count(url)
-            counts[side]["detail"] = count(f"{prefix}pages/{detail_id}/")
+                    counts[side][f"list {locale} limit={limit}"] = count(url, stale=stale)
+            if not stale:
+                counts[side]["detail"] = count(f"{prefix}pages/{detail_id}/")
         self.raw["query_counts"] = counts
-        ours = [v for k, v in counts["ours"].items() if k.startswith("list")]
+        # Ours: from stored items, and with every item made stale first (built and stored).
+        ours = [
+            value
+            for side in ("ours", "rebuilt")
+            for key, value in counts[side].items()
+            if key.startswith("list")
+        ]
         stock20 = counts["stock"]["list en limit=20"]
         # Constant in limit: each language costs the same at 20 and 100 items. (The languages may
         # differ: a listing of the source language needs no translation-status query.)
         constant = all(
-            counts["ours"][f"list {locale} limit=20"] == counts["ours"][f"list {locale} limit=100"]
+            counts[side][f"list {locale} limit=20"] == counts[side][f"list {locale} limit=100"]
+            for side in ("ours", "rebuilt")
             for locale in ("en", "zh-hant")
         )
         self.add(
@@ -176,8 +190,8 @@ class Run:
                 ratio=max(ours) / stock20,
                 target="constant in limit and <= 12",
                 holds=constant and max(ours) <= 12 and cold <= 12,
-                note=f"ours {counts['ours']}; the first after a content change {cold}; "
-                f"stock {counts['stock']}",
+                note=f"ours {counts['ours']}; with every item rebuilt {counts['rebuilt']}; "
+                f"the first after a content change {cold}; stock {counts['stock']}",
             )
         )
 
@@ -278,8 +292,11 @@ class Run:
     def latencies(self, server: Server) -> None:
         base = server.base_url
         detail = f"pages/{self.detail_id()}/"
+        list20 = LIST.format(locale="en", limit=20)
+        stale_list = "list, limit=20, its 20 digests just changed"
         requests = {
-            "list, limit=20": LIST.format(locale="en", limit=20),
+            "list, limit=20": list20,
+            stale_list: list20,
             "list, limit=100": LIST.format(locale="en", limit=100),
             "detail": detail,
             "search=congestion, limit=20": SEARCH.format(locale="en", limit=20, term="congestion"),
@@ -295,6 +312,8 @@ class Run:
                 for side, prefix in (("ours", OURS_UNCACHED), ("stock", STOCK)):
                     if side == "stock" and round_number >= 3:
                         continue  # stock takes up to seconds a request; three samples say enough
+                    if name == stale_list and side == "ours":
+                        self.make_stale(fetch(base + prefix + path).body)
                     response = fetch(base + prefix + path)
                     assert response.status == 200, (path, response.status, response.body[:300])
                     samples[name][side].append(response.seconds * 1000)
@@ -319,6 +338,17 @@ class Run:
                     holds=ours["median"] <= 50 if is_search else None,
                 )
             )
+
+    @staticmethod
+    def make_stale(listing: bytes) -> None:
+        """As a write that changes every digest of the listing would (a sync of their papers):
+        their stored items are rebuilt by the next request."""
+        from django.db import transaction
+
+        from cms.apicache.representations import invalidate_pages
+
+        with transaction.atomic():
+            invalidate_pages(item["id"] for item in json.loads(listing)["items"])
 
     def search_recall(self, server: Server) -> None:
         from cms.digests.models import DigestPage

@@ -8,6 +8,7 @@ class APICacheConfig(AppConfig):
     verbose_name = _("API response cache")
 
     def ready(self) -> None:
-        from . import signals
+        from . import signals, staleness
 
         signals.connect()
+        staleness.connect()

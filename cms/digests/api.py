@@ -1,9 +1,10 @@
 """The pages endpoint: Wagtail's PagesAPIViewSet, with the public-page rules and batched reads.
 
-Only four things differ from stock Wagtail: which pages count as public (see
+Five things differ from stock Wagtail: which pages count as public (see
 visibility.public_page_condition, applied to the requested page type directly), the locale and
 search filters (see api_filters), the prefetching that keeps a list response at a fixed
-number of queries whatever its `limit`, and `find/?html_path=` reading a `/zh-hant/` prefix.
+number of queries whatever its `limit`, `fields=*` listings of digests and topics sent from
+their stored items (cms.apicache.listing), and `find/?html_path=` reading a `/zh-hant/` prefix.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from wagtail.models import Page
 from cms.api_http import CacheControlMixin, CompactJSONMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
 from cms.api_serializers import PageSerializer, ReusedSerializerClassMixin
+from cms.apicache.listing import StoredListingMixin, counted_by
 from cms.papers.selectors import attach_paper_parts
 
 from .api_filters import LocaleFilter, SubstringSearchFilter
 from .models import DigestPage, TopicPage
 from .selectors import attach_digests, attach_topics
-from .visibility import public_page_condition, public_pages
+from .visibility import lists_as_anyone, public_page_condition, public_pages
 
 # Query parameters whose filters read only Wagtail's page table (or nothing): with no others a
 # typed listing is counted without joining its type's table (see count_queryset).
@@ -38,11 +40,13 @@ PAGE_TABLE_PARAMETERS = frozenset({"type", "fields", "locale", "limit", "offset"
 class PagesAPIViewSet(
     CacheControlMixin,
     CompactJSONMixin,
+    StoredListingMixin,
     StrictQueryParametersMixin,
     ReusedSerializerClassMixin,
     WagtailPagesAPIViewSet,
 ):
     base_serializer_class = PageSerializer
+    stored_models = (DigestPage, TopicPage)
     filter_backends = [
         StrictFieldsFilter,
         wagtail_filters.ChildOfFilter,
@@ -135,6 +139,9 @@ class PagesAPIViewSet(
         pages = public_pages(self.request).type(model)
         return LocaleFilter().filter_queryset(self.request, pages, self)
 
+    def lists_as_anyone(self) -> bool:
+        return lists_as_anyone(self.request)
+
     def get_object(self):
         if not hasattr(self, "_cached_object"):
             page = super().get_object()
@@ -157,16 +164,6 @@ class PagesAPIViewSet(
             attach_topics(digests, public=public_page_condition(self.request))
         if topics and "digests" in fields:
             attach_digests(topics, public=public_page_condition(self.request))
-
-
-def counted_by(queryset: QuerySet, counter: QuerySet) -> QuerySet:
-    """A copy of `queryset` whose count() - all Wagtail's pagination asks of it besides a
-    slice - counts `counter` (the same rows, read another way)."""
-    if counter is queryset:
-        return queryset
-    queryset = queryset.all()
-    queryset.count = counter.count
-    return queryset
 
 
 def split_language_prefix(html_path: str) -> tuple[str, str]:

@@ -18,6 +18,7 @@ from django.db import connection, transaction
 from django.utils.text import slugify
 from wagtail.models import Locale, Page, Site
 
+from cms.apicache.representations import invalidate_all
 from cms.apicache.version import bump_content_version, one_content_version_bump
 from cms.db import update_rows
 from cms.papers.models import Paper, PaperAffiliation
@@ -61,7 +62,9 @@ class SeedImporter:
         with one_content_version_bump(), deferred_indexing() as indexing:
             self.indexing: DeferredIndex = indexing
             report = self._run()
-            bump_content_version()  # rows written in bulk send no signal that would ask for it
+            # Rows written in bulk send no signal that would ask for these.
+            bump_content_version()
+            invalidate_all()
         return report
 
     def _run(self) -> ImportReport:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -28,6 +29,7 @@ class TreeFacts:
 
     restrictions: tuple[PageViewRestriction, ...]
     hidden_branches: tuple[str, ...]
+    shared_roots: frozenset[int]  # root pages that more than one site serves
     site_root_paths: dict[int, tuple[str, ...]] = field(default_factory=dict)
     sites_by_host: dict[tuple[str, str], Site | None] = field(default_factory=dict)
 
@@ -60,9 +62,11 @@ def tree_facts() -> TreeFacts:
     # Unpublished pages with children: their live descendants must stay hidden. (The partial
     # index digests_page_unpublished_path keeps this from scanning the page table.)
     hidden = Page.objects.filter(live=False, numchild__gt=0).values_list("path", flat=True)
+    sites_per_root = Counter(Site.objects.values_list("root_page_id", flat=True))
     return TreeFacts(
         restrictions=tuple(PageViewRestriction.objects.select_related("page")),
         hidden_branches=tuple(hidden),
+        shared_roots=frozenset(root for root, sites in sites_per_root.items() if sites > 1),
     )
 
 
@@ -80,8 +84,11 @@ def public_page_condition(request: HttpRequest) -> Q:
         return cached
     facts = tree_facts()
     condition = Q(live=True)
+    request._passes_a_restriction = False
     for restriction in facts.restrictions:
-        if not restriction.accept_request(request):
+        if restriction.accept_request(request):
+            request._passes_a_restriction = True
+        else:
             condition &= ~Q(path__startswith=restriction.page.path)
     site = _requested_site(request, facts)
     if site is None:
@@ -93,6 +100,21 @@ def public_page_condition(request: HttpRequest) -> Q:
         condition &= in_site & unreachable_page_condition(facts)
     request._public_page_condition = condition
     return condition
+
+
+def lists_as_anyone(request: HttpRequest) -> bool:
+    """Whether the API's items for `request` are the bytes any anonymous reader of its site gets.
+
+    Not so for a request that passes a view restriction (a topic then lists private digests
+    too), one that names a `site` (the items' detail URLs are the serving site's), or a site
+    whose root another site serves as well (the items' URLs are the requested host's).
+    """
+    public_page_condition(request)
+    if request._passes_a_restriction or request.GET.get("site"):
+        return False
+    facts = tree_facts()
+    site = facts.site_for(request)
+    return site is not None and site.root_page_id not in facts.shared_roots
 
 
 def _requested_site(request: HttpRequest, facts: TreeFacts) -> Site | None:

@@ -197,6 +197,10 @@ CACHES = {
 }
 API_RESPONSE_CACHE_PREFIX = "/api/"
 API_RESPONSE_CACHE_SECONDS = int(os.environ.get("API_RESPONSE_CACHE_SECONDS", "600"))
+# `fields=*` listings of digests and topics send each page's stored item, rebuilt after the writes
+# that change it (cms/apicache/representations.py). Off: every listing is built by Wagtail's
+# serializers; `manage.py refresh_api_representations` makes every stored item stale.
+API_STORED_REPRESENTATIONS = env_bool("API_STORED_REPRESENTATIONS", True)
 
 # Headless preview: the admin's preview opens the reader's /preview/ route (same origin, so a
 # root-relative URL works on any host); a separate front end sets PREVIEW_CLIENT_URL.

@@ -1,27 +1,73 @@
-"""Keep cached API responses honest about `translation_status`.
+"""Keep cached and stored API responses honest about `translation_status`.
 
 The API cache (cms.apicache) is invalidated by publishing; but a page's translation status also
 changes when its translation is synced (TranslationSource re-extracted), a translator saves a
-segment, or a translation is created, enabled or disabled (which languages have translation
-statuses at all), none of which publishes anything.
+segment, a translation is created, enabled or disabled (which languages have translation
+statuses at all), or the translator behind the latest segment changes their name, none of
+which publishes anything. Each bumps the content version and makes the stored items of the
+pages it concerns stale (cms.apicache.staleness).
 """
 
-from django.db.models.signals import post_delete, post_save
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.db.models.signals import post_delete, post_save, pre_delete
 from wagtail_localize.models import StringTranslation, Translation, TranslationSource
 
+from cms.apicache.staleness import invalidate_where
 from cms.apicache.version import bump_content_version
 
+# The user fields a translation status shows (as the translator's public name).
+NAME_FIELDS = frozenset({"first_name", "last_name"})
 
-def _bump(sender, **kwargs) -> None:
-    if not kwargs.get("raw"):
-        bump_content_version()
+
+def _pages_of(condition: Q) -> None:
+    bump_content_version()
+    invalidate_where(condition)
+
+
+def _source_changed(sender, instance: TranslationSource, raw=False, **kwargs) -> None:
+    if not raw:
+        _pages_of(Q(translation_key=instance.object_id))
+
+
+def _translation_changed(sender, instance: Translation, raw=False, **kwargs) -> None:
+    if not raw:
+        source = TranslationSource.objects.filter(pk=instance.source_id).values("object_id")
+        _pages_of(Q(translation_key__in=source, locale_id=instance.target_locale_id))
+
+
+def _string_changed(sender, instance: StringTranslation, raw=False, **kwargs) -> None:
+    if not raw:
+        key = instance.context.object_id
+        _pages_of(Q(translation_key=key, locale_id=instance.locale_id))
+
+
+def _translator_changed(sender, instance, raw=False, update_fields=None, **kwargs) -> None:
+    if raw or (update_fields is not None and not NAME_FIELDS & set(update_fields)):
+        return
+    translated = StringTranslation.objects.filter(last_translated_by=instance)
+    pairs = set(translated.values_list("context__object_id", "locale_id").distinct())
+    if pairs:
+        condition = Q(pk__in=[])
+        for key, locale_id in pairs:
+            condition |= Q(translation_key=key, locale_id=locale_id)
+        _pages_of(condition)
 
 
 def connect() -> None:
-    for model in (TranslationSource, StringTranslation, Translation):
+    receivers = (
+        (TranslationSource, _source_changed),
+        (Translation, _translation_changed),
+        (StringTranslation, _string_changed),
+    )
+    for model, receiver in receivers:
         for signal in (post_save, post_delete):
             signal.connect(
-                _bump,
+                receiver,
                 sender=model,
                 dispatch_uid=f"translation-status-{model.__name__}-{id(signal)}",
             )
+    user = get_user_model()
+    post_save.connect(_translator_changed, sender=user, dispatch_uid="translation-status-user")
+    # Before: deleting the user empties last_translated_by without a signal of its own.
+    pre_delete.connect(_translator_changed, sender=user, dispatch_uid="translation-status-user-del")
