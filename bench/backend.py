@@ -464,6 +464,7 @@ def migrate_from_template(template_dir: Path) -> None:
     Migrating from scratch takes about a minute on this machine, a copy a fraction of a second.
     """
     import hashlib
+    import inspect
 
     from django.core.management import call_command
     from django.db import connection
@@ -472,8 +473,13 @@ def migrate_from_template(template_dir: Path) -> None:
     if connection.vendor != "sqlite":
         call_command("migrate", verbosity=0, interactive=False)
         return
-    names = sorted(f"{app}.{name}" for app, name in MigrationLoader(None).disk_migrations)
-    key = hashlib.sha256("\n".join(names).encode()).hexdigest()[:16]
+    # Keyed on the migrations' sources, not only their names: a migration rewritten before it
+    # was ever applied anywhere must not reuse a copy made from the old one.
+    digest = hashlib.sha256()
+    for (app, name), migration in sorted(MigrationLoader(None).disk_migrations.items()):
+        digest.update(f"{app}.{name}\n".encode())
+        digest.update(Path(inspect.getfile(type(migration))).read_bytes())
+    key = digest.hexdigest()[:16]
     template = template_dir / f"sqlite-{key}.sqlite3"
     database = Path(connection.settings_dict["NAME"])
     if template.exists():

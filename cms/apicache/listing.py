@@ -15,9 +15,11 @@ from django.db.models import QuerySet
 from django.utils import translation
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
+from wagtail.api.v2.utils import page_models_from_string
 from wagtail.models import Page
 
-from .representations import languages, store, with_stored
+from .listing_plans import plans
+from .representations import current_body, languages, store, with_stored
 
 
 class PrerenderedJSON:
@@ -68,38 +70,58 @@ class StoredListingMixin:
         """Load what the serializer reads for all `pages` at once (the viewset's own)."""
 
     def listing_view(self, request):
-        queryset = self.get_queryset()
-        if not self.lists_stored_items(queryset):
-            return super().listing_view(request)
-        self.check_query_parameters(queryset)
-        queryset = self.filter_queryset(queryset)
-        if not isinstance(queryset, QuerySet):
+        if not self.lists_stored_items():
             return super().listing_view(request)
         language = translation.get_language()
-        rows = self.paginator.paginate_queryset(
-            counted_by(with_stored(queryset, language), self.count_queryset(queryset)),
-            request,
-            view=self,
-        )
-        rows = list(rows)
+        key = plans.key(request, language)
+        plan = plans.get(key)
+        queryset = None
+        if plan is not None:
+            total, rows = plan.run()
+        else:
+            queryset = self.filtered_queryset()
+            if queryset is None:
+                return super().listing_view(request)
+            counted = counted_by(with_stored(queryset, language), self.count_queryset(queryset))
+            with plans.recording(key):
+                rows = list(self.paginator.paginate_queryset(counted, request, view=self))
+            total = self.paginator.total_count
+        rows = [(page_id, gen, current_body(body, form)) for page_id, gen, body, form in rows]
         missing = {page_id: generation for page_id, generation, body in rows if body is None}
-        built = self.build_items(queryset, missing) if missing else {}
+        built = {}
+        if missing:
+            built = self.build_items(queryset or self.filtered_queryset(), missing)
         if len(built) < len(missing):  # a page left the listing between the two reads
             return super().listing_view(request)
         if built:
             store(language, missing, built)
         items = ",".join(built[page_id] if body is None else body for page_id, _g, body in rows)
-        total = self.paginator.total_count
         content = f'{{"meta":{{"total_count":{total}}},"items":[{items}]}}'
         return Response(PrerenderedJSON(content.encode()))
 
-    def lists_stored_items(self, queryset: QuerySet) -> bool:
+    def filtered_queryset(self) -> QuerySet | None:
+        """The listing's pages after Wagtail's parameter checks and filters (None: not a
+        queryset, which only Wagtail's own listing handles)."""
+        queryset = self.get_queryset()
+        self.check_query_parameters(queryset)
+        queryset = self.filter_queryset(queryset)
+        return queryset if isinstance(queryset, QuerySet) else None
+
+    def stored_model(self) -> type[Page] | None:
+        """The one stored model the request's `type` names, if it names one."""
+        try:
+            models = page_models_from_string(self.request.GET.get("type", ""))
+        except (LookupError, ValueError):
+            return None
+        return models[0] if len(models) == 1 and models[0] in self.stored_models else None
+
+    def lists_stored_items(self) -> bool:
         request = self.request
         renderer = getattr(request, "accepted_renderer", None)
         return (
             getattr(settings, "API_STORED_REPRESENTATIONS", True)
-            and queryset.model in self.stored_models
             and request.GET.get("fields") == "*"
+            and self.stored_model() is not None
             and isinstance(renderer, StoredJSONRenderer)
             and renderer.get_indent(request.accepted_media_type, self.get_renderer_context())
             is None

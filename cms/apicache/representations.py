@@ -24,6 +24,7 @@ only the new format is written.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.metadata
@@ -33,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Case, F, FilteredRelation, Q, QuerySet, Value, When
 
 from .models import StoredRepresentation
@@ -95,18 +96,19 @@ def invalidate_all() -> None:
 
 
 def with_stored(pages: QuerySet, language: str) -> QuerySet:
-    """`pages` as (id, generation, body) rows: generation None where the page has no row yet,
-    body None where the row is a tombstone or was stored in another `item_format()`."""
+    """`pages` as (id, generation, body, format) rows; generation None where the page has no row
+    yet, body None where the row is a tombstone (see `current_body`)."""
     stored = FilteredRelation(
         "stored_representations", condition=Q(stored_representations__language=language)
     )
-    current = Q(**{f"{_STORED}__format": item_format()})
-    body = Case(When(current, then=F(f"{_STORED}__body")), default=None)
-    return (
-        pages.annotate(**{_STORED: stored})
-        .annotate(_stored_body=body)
-        .values_list("pk", f"{_STORED}__generation", "_stored_body")
+    return pages.annotate(**{_STORED: stored}).values_list(
+        "pk", f"{_STORED}__generation", f"{_STORED}__body", f"{_STORED}__format"
     )
+
+
+def current_body(body: str | None, format: str | None) -> str | None:
+    """A stored body, unless it was built in another `item_format()` (then it is stale)."""
+    return body if format == item_format() else None
 
 
 def store(language: str, read: Mapping[int, int | None], bodies: Mapping[int, str]) -> None:
@@ -123,8 +125,11 @@ def store(language: str, read: Mapping[int, int | None], bodies: Mapping[int, st
         if generation is None
     ]
     stale = {page_id: generation for page_id, generation in read.items() if generation is not None}
+    # Each statement is safe alone; inside a transaction a savepoint keeps a refusal from
+    # spoiling it (PostgreSQL aborts a transaction at its first error).
+    guard = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
     try:
-        with transaction.atomic():
+        with guard:
             if new:
                 StoredRepresentation.objects.bulk_create(new, ignore_conflicts=True)
             if stale:

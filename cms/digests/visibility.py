@@ -29,7 +29,7 @@ class TreeFacts:
 
     restrictions: tuple[PageViewRestriction, ...]
     hidden_branches: tuple[str, ...]
-    shared_roots: frozenset[int]  # root pages that more than one site serves
+    shared_roots: frozenset[str]  # paths of root pages that more than one site serves
     site_root_paths: dict[int, tuple[str, ...]] = field(default_factory=dict)
     sites_by_host: dict[tuple[str, str], Site | None] = field(default_factory=dict)
 
@@ -62,7 +62,9 @@ def tree_facts() -> TreeFacts:
     # Unpublished pages with children: their live descendants must stay hidden. (The partial
     # index digests_page_unpublished_path keeps this from scanning the page table.)
     hidden = Page.objects.filter(live=False, numchild__gt=0).values_list("path", flat=True)
-    sites_per_root = Counter(Site.objects.values_list("root_page_id", flat=True))
+    # Wagtail keeps the site root paths in the cache (Site.get_site_root_paths).
+    served = {(root.site_id, root.root_path) for root in Site.get_site_root_paths()}
+    sites_per_root = Counter(path for _site, path in served)
     return TreeFacts(
         restrictions=tuple(PageViewRestriction.objects.select_related("page")),
         hidden_branches=tuple(hidden),
@@ -84,11 +86,8 @@ def public_page_condition(request: HttpRequest) -> Q:
         return cached
     facts = tree_facts()
     condition = Q(live=True)
-    request._passes_a_restriction = False
     for restriction in facts.restrictions:
-        if restriction.accept_request(request):
-            request._passes_a_restriction = True
-        else:
+        if not restriction.accept_request(request):
             condition &= ~Q(path__startswith=restriction.page.path)
     site = _requested_site(request, facts)
     if site is None:
@@ -109,12 +108,13 @@ def lists_as_anyone(request: HttpRequest) -> bool:
     too), one that names a `site` (the items' detail URLs are the serving site's), or a site
     whose root another site serves as well (the items' URLs are the requested host's).
     """
-    public_page_condition(request)
-    if request._passes_a_restriction or request.GET.get("site"):
+    if request.GET.get("site"):
         return False
     facts = tree_facts()
+    if any(restriction.accept_request(request) for restriction in facts.restrictions):
+        return False
     site = facts.site_for(request)
-    return site is not None and site.root_page_id not in facts.shared_roots
+    return site is not None and not facts.shared_roots.intersection(facts.root_paths(site))
 
 
 def _requested_site(request: HttpRequest, facts: TreeFacts) -> Site | None:

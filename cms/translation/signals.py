@@ -11,7 +11,12 @@ pages it concerns stale (cms.apicache.staleness).
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save, pre_delete
-from wagtail_localize.models import StringTranslation, Translation, TranslationSource
+from wagtail_localize.models import (
+    StringTranslation,
+    Translation,
+    TranslationContext,
+    TranslationSource,
+)
 
 from cms.apicache.staleness import invalidate_where
 from cms.apicache.version import bump_content_version
@@ -37,9 +42,9 @@ def _translation_changed(sender, instance: Translation, raw=False, **kwargs) -> 
 
 
 def _string_changed(sender, instance: StringTranslation, raw=False, **kwargs) -> None:
-    if not raw:
-        key = instance.context.object_id
-        _pages_of(Q(translation_key=key, locale_id=instance.locale_id))
+    if not raw:  # by subquery: when the context is deleted, its strings go first
+        key = TranslationContext.objects.filter(pk=instance.context_id).values("object_id")
+        _pages_of(Q(translation_key__in=key, locale_id=instance.locale_id))
 
 
 def _translator_changed(sender, instance, raw=False, update_fields=None, **kwargs) -> None:

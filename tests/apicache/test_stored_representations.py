@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from wagtail.models import Locale, Page, PageViewRestriction, Site
 from wagtail_localize.models import StringTranslation, Translation
 
-from cms.apicache import version
+from cms.apicache import listing_plans, version
 from cms.apicache.models import StoredRepresentation
 from cms.apicache.representations import invalidate_pages, item_format, store, with_stored
 from cms.digests.models import DigestPage, TopicPage
@@ -121,6 +121,26 @@ def test_a_stored_listing_costs_two_queries_whatever_its_limit(client, listing, 
         assert not [sql for sql in statements if "papers_paper" in sql]
 
 
+def test_a_listing_plan_is_kept_only_within_its_content_version(
+    client, listing, shared_per_version, django_capture_on_commit_callbacks
+):
+    """The SQL of a listing is sent again for the same request shape (cms.apicache.
+    listing_plans); it holds the tree's facts, so a change to them must not reuse it."""
+    params = {**DIGESTS, "locale": "en"}
+    first, _ = listing(params)
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(PAGES_URL, params, HTTP_HOST="testserver").content
+    assert again == first and len(queries) == 2
+    assert len(listing_plans.plans.plans) == 1
+    topic = en_digest().get_parent()
+    with django_capture_on_commit_callbacks(execute=True):  # the version is bumped on commit
+        PageViewRestriction.objects.create(page=topic, restriction_type=PageViewRestriction.LOGIN)
+    tree_facts.forget()
+    stored, built = listing(params)
+    assert stored == built != first
+    assert b'"short_name":"FabricPerf"' not in stored  # the private topic's digest is gone
+
+
 def test_other_renderings_and_field_sets_are_wagtail_s_own(client, listing):
     listing({**DIGESTS, "locale": "en"})
     stored = stored_bodies()
@@ -147,6 +167,22 @@ def test_a_reader_who_passes_a_restriction_gets_wagtail_s_own(client, listing):
     assert signed_in == built != anonymous  # the topic lists its private digest too
 
 
+def test_a_site_root_served_twice_gets_wagtail_s_own(client, listing, settings):
+    """Wagtail gives a page under a root two sites share the serving site's address, so items
+    are stored only where one site serves the root."""
+    default = Site.objects.get(is_default_site=True)
+    params = {**DIGESTS, "locale": "en", "limit": 5}
+    listing(params)
+    Site.objects.create(hostname="mirror.example.org", port=80, root_page=default.root_page)
+    StoredRepresentation.objects.exclude(body=None).update(body='{"id":0}')  # would show
+    for host in ("mirror.example.org", "testserver"):
+        stored = client.get(PAGES_URL, params, HTTP_HOST=host).content
+        settings.API_STORED_REPRESENTATIONS = False
+        built = client.get(PAGES_URL, params, HTTP_HOST=host).content
+        settings.API_STORED_REPRESENTATIONS = True
+        assert stored == built, host
+
+
 def test_an_item_built_before_a_write_is_never_stored_after_it():
     """The reader's side of the protocol (cms.apicache.representations), for a page without
     a row and for a tombstone."""
@@ -154,14 +190,16 @@ def test_an_item_built_before_a_write_is_never_stored_after_it():
     StoredRepresentation.objects.filter(page=page).delete()  # as before the first listing
     rows = dict(
         (page_id, generation)
-        for page_id, generation, _body in with_stored(DigestPage.objects.filter(pk=page.pk), "en")
+        for page_id, generation, _body, _format in with_stored(
+            DigestPage.objects.filter(pk=page.pk), "en"
+        )
     )
     assert rows == {page.pk: None}
     invalidate_pages([page.pk])  # a writer gets in between
     store("en", rows, {page.pk: "old"})
     assert StoredRepresentation.objects.get(page=page, language="en").body is None
 
-    ((_id, generation, body),) = with_stored(DigestPage.objects.filter(pk=page.pk), "en")
+    ((_id, generation, body, _format),) = with_stored(DigestPage.objects.filter(pk=page.pk), "en")
     assert body is None
     invalidate_pages([page.pk])
     store("en", {page.pk: generation}, {page.pk: "old"})

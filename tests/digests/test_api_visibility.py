@@ -175,18 +175,18 @@ def _hide_one_of_each_kind() -> None:
     digest("Odin").create_alias(parent=second, update_slug="odin-again")
 
 
+@pytest.mark.parametrize("fields", ["title", "*"], ids=["built", "stored"])
 @pytest.mark.parametrize("page_type", [DIGEST_TYPE, TOPIC_TYPE])
 @pytest.mark.parametrize("language", ["en", "zh-hant"])
-def test_a_typed_listing_counts_what_it_lists(api_get, page_type, language):
-    """On PostgreSQL a typed listing is counted from the page table alone
-    (PagesAPIViewSet.count_queryset): the count must agree with the pages listed, whatever is
-    hidden around them."""
+def test_a_typed_listing_counts_what_it_lists(api_get, page_type, language, fields):
+    """A typed listing is counted from the page table alone (PagesAPIViewSet.count_queryset):
+    the count must agree with the pages listed, whatever is hidden around them."""
     _hide_one_of_each_kind()
     with CaptureQueriesContext(connection) as queries:
-        body = api_get(PAGES_URL, type=page_type, locale=language, limit=100).json()
+        body = api_get(PAGES_URL, type=page_type, locale=language, limit=100, fields=fields)
+    body = body.json()
     assert body["meta"]["total_count"] == len(body["items"]) > 0
-    (count,) = [q["sql"] for q in queries if "COUNT(" in q["sql"]]
-    if connection.vendor == "postgresql":  # no join to the type's table
-        assert "digests_" not in count.split(" WHERE ")[0], count
+    (count,) = [q["sql"] for q in queries if q["sql"].startswith("SELECT COUNT(")]
+    assert "digests_" not in count.split(" WHERE ")[0], count  # no join to the type's table
     searched = api_get(PAGES_URL, type=page_type, locale=language, search="a", limit=100).json()
     assert searched["meta"]["total_count"] == len(searched["items"])
