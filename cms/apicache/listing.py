@@ -73,24 +73,15 @@ class StoredListingMixin:
         if not self.lists_stored_items():
             return super().listing_view(request)
         language = translation.get_language()
-        key = plans.key(request, language)
-        plan = plans.get(key)
-        queryset = None
-        if plan is not None:
-            total, rows = plan.run()
-        else:
-            queryset = self.filtered_queryset()
-            if queryset is None:
-                return super().listing_view(request)
-            counted = counted_by(with_stored(queryset, language), self.count_queryset(queryset))
-            with plans.recording(key):
-                rows = list(self.paginator.paginate_queryset(counted, request, view=self))
-            total = self.paginator.total_count
-        rows = [(page_id, gen, current_body(body, form)) for page_id, gen, body, form in rows]
+        read = self.read_rows(language)
+        if read is None:
+            return super().listing_view(request)
+        total, rows, queryset = read
         missing = {page_id: generation for page_id, generation, body in rows if body is None}
         built = {}
         if missing:
-            built = self.build_items(queryset or self.filtered_queryset(), missing)
+            queryset = queryset if queryset is not None else self.filtered_queryset()
+            built = self.build_items(queryset, missing) if queryset is not None else {}
         if len(built) < len(missing):  # a page left the listing between the two reads
             return super().listing_view(request)
         if built:
@@ -98,6 +89,25 @@ class StoredListingMixin:
         items = ",".join(built[page_id] if body is None else body for page_id, _g, body in rows)
         content = f'{{"meta":{{"total_count":{total}}},"items":[{items}]}}'
         return Response(PrerenderedJSON(content.encode()))
+
+    def read_rows(self, language: str) -> tuple[int, list[tuple], QuerySet | None] | None:
+        """The listing's total and its page of (id, generation, stored body) rows, with the
+        filtered queryset when it had to be built (None: only Wagtail's listing handles it)."""
+        key = plans.key(self.request, language)
+        plan = plans.get(key)
+        queryset = None
+        if plan is not None:
+            total, rows = plan.run()
+        else:
+            queryset = self.filtered_queryset()
+            if queryset is None:
+                return None
+            counted = counted_by(with_stored(queryset, language), self.count_queryset(queryset))
+            with plans.recording(key):
+                rows = list(self.paginator.paginate_queryset(counted, self.request, view=self))
+            total = self.paginator.total_count
+        rows = [(page_id, gen, current_body(body, form)) for page_id, gen, body, form in rows]
+        return total, rows, queryset
 
     def filtered_queryset(self) -> QuerySet | None:
         """The listing's pages after Wagtail's parameter checks and filters (None: not a

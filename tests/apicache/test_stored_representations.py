@@ -121,6 +121,25 @@ def test_a_stored_listing_costs_two_queries_whatever_its_limit(client, listing, 
         assert not [sql for sql in statements if "papers_paper" in sql]
 
 
+def test_a_listing_whose_items_changed_costs_seven_queries_whatever_its_limit(
+    client, shared_per_version
+):
+    """Count, rows; then the changed pages, their papers' parts, topics and translation
+    statuses, and the store."""
+    client.get(PAGES_URL, {**DIGESTS, "locale": "zh-hant", "limit": 1}, HTTP_HOST="testserver")
+    counts = []
+    for limit in (5, 50):
+        params = {**DIGESTS, "locale": "zh-hant", "limit": limit}
+        invalidate_pages(
+            DigestPage.objects.filter(locale__language_code="zh-hant").values_list("pk", flat=True)
+        )
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(PAGES_URL, params, HTTP_HOST="testserver")
+        assert len(response.json()["items"]) == limit
+        counts.append(len([q for q in queries if "SAVEPOINT" not in q["sql"]]))
+    assert counts == [7, 7]
+
+
 def test_a_listing_plan_is_kept_only_within_its_content_version(
     client, listing, shared_per_version, django_capture_on_commit_callbacks
 ):
