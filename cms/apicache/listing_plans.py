@@ -49,7 +49,11 @@ class ListingPlans:
     """Plans for the content version in force, keyed by request shape."""
 
     def __init__(self) -> None:
+        self.version: str | None = None
         self.plans: dict[tuple, ListingPlan] = {}
+
+    def forget(self) -> None:
+        self.version, self.plans = None, {}
 
     def key(self, request: HttpRequest, language: str) -> tuple | None:
         """The request's shape, or None where plans may not be shared (inside a transaction,
@@ -73,8 +77,9 @@ class ListingPlans:
         statements = recorder.statements
         if key is None or len(statements) != 2 or "COUNT(" not in statements[0][0]:
             return
-        if len(self.plans) >= MAX_PLANS or any(old[0] != key[0] for old in self.plans):
-            self.plans = {}  # full, or made under an older content version
+        in_force = key[0]
+        if in_force != self.version or len(self.plans) >= MAX_PLANS:
+            self.version, self.plans = in_force, {}  # the old version's plans go, or all
         self.plans[key] = ListingPlan(*statements)
 
 

@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from wagtail.models import Locale, Page, PageViewRestriction, Site
 from wagtail_localize.models import StringTranslation, Translation
 
-from cms.apicache import listing_plans, version
+from cms.apicache import listing_plans
 from cms.apicache.models import StoredRepresentation
 from cms.apicache.representations import invalidate_pages, item_format, store, with_stored
 from cms.digests.models import DigestPage, TopicPage
@@ -98,15 +98,6 @@ def test_items_are_stored_per_language_of_the_request(listing):
     assert "研討會".encode() in chinese
     again, _ = listing(params)
     assert again == english
-
-
-@pytest.fixture
-def shared_per_version(monkeypatch):
-    """Share per-version values as web requests do (the suite runs inside transactions)."""
-    monkeypatch.setattr(version, "shares_per_version_values", lambda: True)
-    tree_facts.forget()
-    yield
-    tree_facts.forget()
 
 
 def test_a_stored_listing_costs_two_queries_whatever_its_limit(client, listing, shared_per_version):

@@ -11,20 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from wagtail.models import PageViewRestriction
 
-from cms.apicache import version
-from cms.digests import visibility
-
 from .conftest import DIGEST_TYPE, PAGES_URL, digest, topic_of
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def shared_facts(monkeypatch):
-    monkeypatch.setattr(version, "shares_per_version_values", lambda: True)
-    visibility.tree_facts.forget()
-    yield
-    visibility.tree_facts.forget()
 
 
 def listed_ids(api_get) -> set[int]:
@@ -39,7 +28,7 @@ def restriction_queries(api_get) -> int:
     return sum("wagtailcore_pageviewrestriction" in query["sql"] for query in queries)
 
 
-def test_facts_are_read_once_per_content_version(shared_facts, api_get):
+def test_facts_are_read_once_per_content_version(shared_per_version, api_get):
     assert restriction_queries(api_get) == 1
     assert restriction_queries(api_get) == 0
 
@@ -50,7 +39,7 @@ def test_facts_are_not_shared_inside_a_transaction(api_get):
 
 
 def test_unpublishing_a_topic_hides_its_digests_at_once(
-    shared_facts, api_get, django_capture_on_commit_callbacks
+    shared_per_version, api_get, django_capture_on_commit_callbacks
 ):
     page = digest("Odin")
     assert page.pk in listed_ids(api_get)  # facts read and shared
@@ -60,7 +49,7 @@ def test_unpublishing_a_topic_hides_its_digests_at_once(
 
 
 def test_a_new_view_restriction_hides_its_pages_at_once(
-    shared_facts, api_get, django_capture_on_commit_callbacks
+    shared_per_version, api_get, django_capture_on_commit_callbacks
 ):
     page = digest("Odin")
     assert page.pk in listed_ids(api_get)

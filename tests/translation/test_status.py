@@ -8,7 +8,6 @@ from django.urls import reverse
 from wagtail.models import Locale
 from wagtail_localize.models import StringTranslation, Translation
 
-from cms.apicache import version
 from cms.digests.models import DigestPage
 from cms.translation.prefill import publish_translation
 from cms.translation.status import translation_status, translation_target_languages
@@ -136,15 +135,6 @@ def test_a_translator_with_a_name_is_shown_by_name_with_the_time(
     assert status.translated_at == latest.updated_at
     assert status.translated_at.utcoffset().total_seconds() == 0
     assert api_status(client, digest_zh)["translated_by"] == "Mei Lin"
-
-
-@pytest.fixture
-def shared_per_version(monkeypatch):
-    """Share per-version values as web requests do (the suite runs inside transactions)."""
-    monkeypatch.setattr(version, "shares_per_version_values", lambda: True)
-    translation_target_languages.forget()
-    yield
-    translation_target_languages.forget()
 
 
 def status_queries(client, limit: int, fields: str, locale: str = "zh-hant") -> int:
