@@ -29,13 +29,12 @@ import functools
 import hashlib
 import importlib.metadata
 import logging
-import operator
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Case, F, FilteredRelation, Q, QuerySet, Value, When
+from django.db.models import F, FilteredRelation, Q, QuerySet
 
 from .models import StoredRepresentation
 
@@ -133,15 +132,27 @@ def store(language: str, read: Mapping[int, int | None], bodies: Mapping[int, st
             if new:
                 StoredRepresentation.objects.bulk_create(new, ignore_conflicts=True)
             if stale:
-                unchanged = functools.reduce(
-                    operator.or_,
-                    (Q(page_id=page_id, generation=gen) for page_id, gen in stale.items()),
-                )
-                body = Case(
-                    *(When(page_id=page_id, then=Value(bodies[page_id])) for page_id in stale)
-                )
-                StoredRepresentation.objects.filter(unchanged, language=language).filter(
-                    Q(body__isnull=True) | ~Q(format=item_format())
-                ).update(body=body, format=item_format())
+                _fill_tombstones(language, stale, bodies)
     except DatabaseError:
         logger.warning("could not store %d API representations", len(read), exc_info=True)
+
+
+def _fill_tombstones(language: str, read: Mapping[int, int], bodies: Mapping[int, str]) -> None:
+    """UPDATE each row that still has the generation read and no current body, in one
+    `executemany`: the ORM's form of it (a CASE with a branch per row, under an OR of a
+    condition per row) took a third of a listing whose 20 items changed to build."""
+    meta = StoredRepresentation._meta
+    quote = connection.ops.quote_name
+    body, form, page, lang, generation = (
+        quote(meta.get_field(name).column)
+        for name in ("body", "format", "page", "language", "generation")
+    )
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET {body} = %s, {form} = %s "
+        f"WHERE {page} = %s AND {lang} = %s AND {generation} = %s "
+        f"AND ({body} IS NULL OR {form} <> %s)"
+    )
+    current = item_format()
+    rows = [(bodies[pk], current, pk, language, gen, current) for pk, gen in read.items()]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
