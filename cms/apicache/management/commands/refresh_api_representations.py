@@ -8,7 +8,7 @@ by the first listing that shows it.
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from cms.apicache.models import StoredRepresentation
 from cms.apicache.representations import invalidate_all
@@ -21,4 +21,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             stored = StoredRepresentation.objects.filter(body__isnull=False).count()
             invalidate_all()
-        self.stdout.write(_("%(count)d stored items made stale.") % {"count": stored})
+        message = ngettext(
+            "%(count)d stored item made stale.", "%(count)d stored items made stale.", stored
+        )
+        self.stdout.write(message % {"count": stored})
