@@ -431,3 +431,31 @@ def test_refresh_command_makes_every_item_stale(listing):
     assert stored_bodies() == 0
     stored, built = listing(params)
     assert stored == built and stored_bodies() == 5
+
+
+# Every field a stored item shows, and the writes that change it (cms.apicache.staleness). A new
+# API field must name its writers here, and have a receiver there if they are new.
+FIELD_WRITERS = {
+    DigestPage: {
+        "short_name": "page save",
+        "reading_minutes": "page save",
+        "summary": "page save",
+        "body": "page save",
+        "topic": "parent save, move",
+        "paper": "paper, author, affiliation and link saves; papers_changed",
+        "translation_status": "wagtail-localize rows, source publish, translator name",
+    },
+    TopicPage: {
+        "intro": "page save",
+        "finish_first": "page save",
+        "finish_first_url": "page save",
+        "commentary": "page save",
+        "digests": "child save, move, delete, privacy",
+        "translation_status": "wagtail-localize rows, source publish, translator name",
+    },
+}
+
+
+@pytest.mark.parametrize("model", list(FIELD_WRITERS), ids=lambda model: model.__name__)
+def test_every_field_a_stored_item_shows_has_its_writers_named(model):
+    assert [field.name for field in model.api_fields] == list(FIELD_WRITERS[model])
