@@ -29,7 +29,8 @@ import functools
 import hashlib
 import importlib.metadata
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 
 from django.conf import settings
@@ -42,6 +43,7 @@ logger = logging.getLogger(__name__)
 
 BATCH = 500  # ids per statement: well inside SQLite's and PostgreSQL's parameter limits
 _STORED = "_stored_representation"
+_all_stale_at_end: ContextVar[bool] = ContextVar("all_stale_at_end", default=False)
 PROJECT = Path(__file__).resolve().parents[2]
 # What an item's bytes are made by, besides the content: the project's code and catalogs, ...
 SOURCES = ("cms/**/*.py", "locales/**/*.mo")
@@ -71,19 +73,38 @@ def languages() -> list[str]:
 
 
 def invalidate_pages(page_ids: Iterable[int]) -> None:
-    """Make the stored items of these pages stale, in every language, in the current transaction."""
+    """Make the stored items of these pages stale, in every language, in the current transaction.
+
+    `page_ids` may be a lazy queryset: inside `all_stale_at_end()` it is never read.
+    """
+    if _all_stale_at_end.get():
+        return
     ids = sorted(set(page_ids))
+    stored_languages = languages()
     for start in range(0, len(ids), BATCH):
         batch = ids[start : start + BATCH]
         tombstones = [
             StoredRepresentation(page_id=page_id, language=language)
             for page_id in batch
-            for language in languages()
+            for language in stored_languages
         ]
         StoredRepresentation.objects.bulk_create(tombstones, ignore_conflicts=True)
         StoredRepresentation.objects.filter(page_id__in=batch).update(
             body=None, generation=F("generation") + 1
         )
+
+
+@contextlib.contextmanager
+def all_stale_at_end() -> Iterator[None]:
+    """For bulk writers (the import): the block's own saves make nothing stale one page at a
+    time; everything is made stale once when it ends. Use it inside the writer's transaction; a
+    block left by an exception makes nothing stale, since its transaction is rolled back."""
+    token = _all_stale_at_end.set(True)
+    try:
+        yield
+    finally:
+        _all_stale_at_end.reset(token)
+    invalidate_all()
 
 
 def invalidate_all() -> None:

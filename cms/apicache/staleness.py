@@ -19,6 +19,8 @@ from django.db.models.signals import post_delete, post_save
 from wagtail.models import COMMENTS_RELATION_NAME, Locale, Page, PageViewRestriction, Site
 from wagtail.signals import post_page_move
 
+from cms.digests.selectors import parent_path
+
 from .representations import invalidate_all, invalidate_pages
 
 # What Page.save_revision(), locking and tree bookkeeping write to the live page's row:
@@ -36,10 +38,6 @@ DRAFT_BOOKKEEPING = frozenset(
         "locked_by",
     }
 )
-
-
-def parent_path(page: Page) -> str:
-    return page.path[: -page.steplen]
 
 
 def around(page: Page, *, descendants: bool = True) -> Q:

@@ -9,7 +9,6 @@ their stored items (cms.apicache.listing), and `find/?html_path=` reading a `/zh
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 from django.conf import settings
@@ -171,11 +170,15 @@ class PagesAPIViewSet(
             attach_digests(topics, public=public_page_condition(self.request))
 
 
-@functools.cache
-def page_content_type_ids(model: type[Page]) -> tuple[int, ...]:
-    """The content types of `model` and its subclasses: the pages `.type(model)` selects."""
+def page_content_type_ids(model: type[Page]) -> list[int]:
+    """The content types of `model` and its subclasses: the pages `.type(model)` selects.
+
+    Not kept here: ContentType's own cache holds them, and is cleared with the table.
+    """
     models = [page_model for page_model in get_page_models() if issubclass(page_model, model)]
-    return tuple(ContentType.objects.get_for_model(page_model).pk for page_model in models)
+    return [
+        content_type.pk for content_type in ContentType.objects.get_for_models(*models).values()
+    ]
 
 
 def split_language_prefix(html_path: str) -> tuple[str, str]:

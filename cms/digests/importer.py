@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.utils.text import slugify
 from wagtail.models import Locale, Page, Site
 
-from cms.apicache.representations import invalidate_all
+from cms.apicache.representations import all_stale_at_end
 from cms.apicache.version import bump_content_version, one_content_version_bump
 from cms.db import update_rows
 from cms.papers.models import Paper, PaperAffiliation
@@ -59,12 +59,10 @@ class SeedImporter:
 
     @transaction.atomic
     def run(self) -> ImportReport:
-        with one_content_version_bump(), deferred_indexing() as indexing:
+        with one_content_version_bump(), all_stale_at_end(), deferred_indexing() as indexing:
             self.indexing: DeferredIndex = indexing
             report = self._run()
-            # Rows written in bulk send no signal that would ask for these.
-            bump_content_version()
-            invalidate_all()
+            bump_content_version()  # rows written in bulk send no signal that would ask for it
         return report
 
     def _run(self) -> ImportReport:

@@ -105,8 +105,8 @@ def lists_as_anyone(request: HttpRequest) -> bool:
     """Whether the API's items for `request` are the bytes any anonymous reader of its site gets.
 
     Not so for a request that passes a view restriction (a topic then lists private digests
-    too), one that names a `site` (the items' detail URLs are the serving site's), or a site
-    whose root another site serves as well (the items' URLs are the requested host's).
+    too), one that names a `site` (it lists another site's pages), or a site whose root another
+    site serves as well (Wagtail gives such pages the requesting site's address).
     """
     if request.GET.get("site"):
         return False
