@@ -31,6 +31,11 @@ def schedule_sync_all(sender: Celery, **_kwargs) -> None:
     sender.add_periodic_task(
         15 * 60, sender.signature("sync.tasks.sync_due"), name="retry papers due again"
     )
+    sender.add_periodic_task(
+        settings.SYNC_RECOVER_INTERVAL,
+        sender.signature("sync.tasks.sync_owed"),
+        name="hand out owed papers again",
+    )
 
 
 @worker_process_init.connect

@@ -37,14 +37,24 @@ DEFAULTS = {
     "SYNC_BATCH_SIZE": 500,
     "SYNC_WRITE_CHUNK": 50,  # papers written per transaction
     "SYNC_LISTING_TTL": 2 * 3600,  # seconds a run's shared listing stays in the cache
-    "SYNC_LISTING_WAIT": 300,  # seconds a process waits for another one fetching a listing
+    # Seconds a process waits for another one fetching a listing; the fetching process holds
+    # its lock for SYNC_LOCK_TTL seconds and renews it while it lives, so a dead one is not
+    # waited on longer than that.
+    "SYNC_LISTING_WAIT": 300,
+    "SYNC_LOCK_TTL": 15,
     # A venue's year is listed (one request for up to 1,000 papers) instead of matching titles
     # one by one when at least this many papers of it need a title lookup.
     "SYNC_LISTING_MIN_PAPERS": 10,
     "SYNC_TASK_SOFT_TIME_LIMIT": 600,  # both below the broker's visibility timeout
     "SYNC_TASK_TIME_LIMIT": 660,
     "SYNC_RETRY_BASE_DELAY": 15 * 60,  # not_before after the first failure, doubling
-    "SYNC_STALE_RUN_AFTER": 2 * 3600,  # a running run without heartbeat this long is dead
+    # A worker leases the papers it syncs for this many seconds and renews the lease every
+    # third of it; a paper whose lease ran out is owed again (sync/owed.py).
+    "SYNC_LEASE_SECONDS": 60,
+    # Papers handed out to the queue are leased this long: not handed out again meanwhile.
+    "SYNC_QUEUED_LEASE": 300,
+    "SYNC_RECOVER_INTERVAL": 30,  # seconds between beat's rounds of handing out owed papers
+    "SYNC_STALE_RUN_AFTER": 300,  # a running run no worker touched this long is failed
     "SYNC_DBLP_STREAMS": {
         "SIGCOMM": "conf/sigcomm/sigcomm{year}",
         "NSDI": "conf/nsdi/nsdi{year}",

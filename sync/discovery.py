@@ -8,6 +8,7 @@ from cms.papers.models import Paper
 
 from .matching import best_match
 from .models import DiscoveryCandidate, SyncRun
+from .runs import count_requests
 from .selectors import paper_query
 from .sources import get_sources
 from .sources.base import SourceError
@@ -51,8 +52,8 @@ def discover_candidates(*, venue: str, year: int, run: SyncRun | None = None) ->
         )
         created += was_created
     if run is not None:
+        count_requests(run, {"dblp": dblp.requests_made})
         SyncRun.objects.filter(pk=run.pk).update(
-            requests={"dblp": dblp.requests_made},
             papers_matched=len(records),
             papers_changed=created,
             status=SyncRun.Status.FINISHED,

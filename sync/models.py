@@ -31,9 +31,10 @@ class SyncRun(models.Model):
     papers_total = models.PositiveIntegerField(_("papers"), default=0)
     papers_matched = models.PositiveIntegerField(_("papers matched"), default=0)
     papers_changed = models.PositiveIntegerField(_("papers changed"), default=0)
+    # Fields whose value changed (the diffs in the run history), papers with at least one.
     fields_changed = models.PositiveIntegerField(_("fields changed"), default=0)
-    requests = models.JSONField(_("requests per source"), default=dict, blank=True)
-    errors = models.JSONField(_("errors"), default=list, blank=True)
+    # Counted with F() in the transaction of each chunk written, so true whatever was killed.
+    error_count = models.PositiveIntegerField(_("errors"), default=0)
 
     class Meta:
         verbose_name = _("sync run")
@@ -52,8 +53,65 @@ class SyncRun(models.Model):
         return f"{self.get_kind_display()} #{self.pk} ({self.get_status_display()})"
 
     @property
-    def error_count(self) -> int:
-        return len(self.errors or [])
+    def requests(self) -> dict[str, int]:
+        """Requests per source, as counted so far."""
+        return dict(self.request_counts.values_list("source", "requests"))
+
+    @property
+    def errors(self) -> list[dict]:
+        """The errors kept for the admin (the first MAX_RUN_ERRORS; `error_count` has them all)."""
+        return [
+            {
+                "paper": error.paper_id,
+                "source": error.source,
+                "message": error.message,
+                "retry_at": error.retry_at,
+            }
+            for error in self.error_rows.all()
+        ]
+
+    @property
+    def is_done(self) -> bool:
+        return self.status != self.Status.RUNNING
+
+
+class SourceRequests(models.Model):
+    """Requests a run sent to one source: incremented as they are made, never rewritten."""
+
+    run = models.ForeignKey(SyncRun, on_delete=models.CASCADE, related_name="request_counts")
+    source = models.CharField(_("source"), max_length=32)
+    requests = models.PositiveIntegerField(_("requests"), default=0)
+
+    class Meta:
+        verbose_name = _("requests to a source")
+        verbose_name_plural = _("requests to sources")
+        constraints = [
+            models.UniqueConstraint(fields=["run", "source"], name="sync_requests_once_per_source")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.requests}"
+
+
+class SyncError(models.Model):
+    """One source's error for one paper in a run, written with the chunk it belongs to."""
+
+    run = models.ForeignKey(SyncRun, on_delete=models.CASCADE, related_name="error_rows")
+    paper = models.ForeignKey(
+        "papers.Paper", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    source = models.CharField(_("source"), max_length=32)
+    message = models.TextField(_("message"))
+    # When the paper is tried again on its own (sync_due); empty: not until an editor acts.
+    retry_at = models.DateTimeField(_("retried after"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("sync error")
+        verbose_name_plural = _("sync errors")
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.message}"
 
 
 class PaperChange(models.Model):
@@ -83,8 +141,11 @@ class PaperChange(models.Model):
 class PaperSyncState(models.Model):
     """Where each paper stands, as a row (pretix-style) rather than as sleeping tasks.
 
-    `in_flight` marks papers a run still owes; `not_before` with `failed_attempts` spaces out
-    retries after errors, picked up by the periodic `sync_due` task.
+    `in_flight` marks papers a run still owes: the database, not a message in the broker, is
+    what is owed. `lease_until` says until when a worker holds the paper: it renews the lease
+    while it works, so a paper in flight whose lease ran out belongs to a worker that died (or a
+    message the broker lost) and is handed out again (sync/owed.py). `not_before` with
+    `failed_attempts` spaces out retries after errors, picked up by the periodic `sync_due` task.
     """
 
     paper = models.OneToOneField(
@@ -94,6 +155,8 @@ class PaperSyncState(models.Model):
         SyncRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     in_flight = models.BooleanField(_("in flight"), default=False)
+    lease_until = models.DateTimeField(_("leased until"), null=True, blank=True)
+    leased_by = models.CharField(_("leased by"), max_length=64, blank=True)
     not_before = models.DateTimeField(_("not before"), null=True, blank=True)
     failed_attempts = models.PositiveSmallIntegerField(_("failed attempts"), default=0)
     last_error = models.TextField(_("last error"), blank=True)

@@ -1,24 +1,22 @@
 """A sync run's bookkeeping: which papers it owns and still owes, its counts, its end.
 
 Runs and sync states are the worker's own tables; paper content is written only by
-sync/services.py."""
+sync/services.py. Counts are added with F() in the transaction that writes the papers they
+count (`count_chunk`), so a run's totals are the work committed, whatever was killed.
+"""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Iterable
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from .conf import sync_setting
-from .models import PaperSyncState, SyncRun
+from .models import PaperSyncState, SourceRequests, SyncError, SyncRun
 from .selectors import batch_order
-
-if TYPE_CHECKING:
-    from .services import BatchOutcome
 
 MAX_RUN_ERRORS = 1000  # errors kept on a run for the admin; the count is complete regardless
 
@@ -26,6 +24,42 @@ MAX_RUN_ERRORS = 1000  # errors kept on a run for the admin; the count is comple
 def listing_scope(run: SyncRun) -> str:
     """What a run's batches share listings under: unique even across restored databases."""
     return f"run-{run.pk}-{run.started_at.timestamp():.6f}"
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 60:.0f} minutes" if seconds >= 120 else f"{seconds:.0f} seconds"
+
+
+def abandon_stale_runs() -> int:
+    """Fail running runs without a sign of life for `SYNC_STALE_RUN_AFTER` seconds.
+
+    A run's batches renew its heartbeat while they work, and beat hands its owed papers to
+    any live worker, so such a run has had no worker for minutes. Its owed papers stay owed:
+    the next run of them takes them over.
+    """
+    now = timezone.now()
+    stale_before = now - timedelta(seconds=sync_setting("SYNC_STALE_RUN_AFTER"))
+    stale = list(
+        SyncRun.objects.filter(status=SyncRun.Status.RUNNING, heartbeat_at__lt=stale_before)
+        .exclude(kind=SyncRun.Kind.DISCOVER)
+        .values_list("pk", flat=True)
+    )
+    for pk in stale:
+        with transaction.atomic():
+            left = PaperSyncState.objects.filter(run_id=pk, in_flight=True).count()
+            if SyncRun.objects.filter(pk=pk, status=SyncRun.Status.RUNNING).update(
+                status=SyncRun.Status.FAILED, finished_at=now, error_count=F("error_count") + 1
+            ):
+                SyncError.objects.create(
+                    run_id=pk,
+                    source="worker",
+                    message=(
+                        f"No worker worked on this run for "
+                        f"{_duration(sync_setting('SYNC_STALE_RUN_AFTER'))}; "
+                        f"{left} papers were left unsynced and go to the next run."
+                    ),
+                )
+    return len(stale)
 
 
 def run_start(
@@ -39,13 +73,10 @@ def run_start(
     """Create a run owning `paper_ids`; None if it is `all` and another `all` run is running.
 
     The partial unique constraint on SyncRun is the lock: it holds across processes and
-    databases, and survives a broker restart. A run whose heartbeat stopped long ago belonged
-    to a worker that died without redelivery; it is failed so a new one can start.
+    databases, and survives a broker restart. A run without a sign of life for
+    `SYNC_STALE_RUN_AFTER` is failed first, so it blocks a new one no longer than that.
     """
-    stale_before = timezone.now() - timedelta(seconds=sync_setting("SYNC_STALE_RUN_AFTER"))
-    SyncRun.objects.filter(status=SyncRun.Status.RUNNING, heartbeat_at__lt=stale_before).update(
-        status=SyncRun.Status.FAILED, finished_at=timezone.now()
-    )
+    abandon_stale_runs()
     try:
         with transaction.atomic():
             run = SyncRun.objects.create(
@@ -63,7 +94,9 @@ def run_start(
             PaperSyncState.objects.bulk_create(
                 PaperSyncState(paper_id=pk) for pk in paper_ids if pk not in existing
             )
-            PaperSyncState.objects.filter(paper_id__in=paper_ids).update(run=run, in_flight=True)
+            PaperSyncState.objects.filter(paper_id__in=paper_ids).update(
+                run=run, in_flight=True, lease_until=None, leased_by=""
+            )
     except IntegrityError:
         return None
     return run
@@ -78,27 +111,44 @@ def run_owed(run: SyncRun) -> list[int]:
     )
 
 
-def run_record(run: SyncRun, outcome: BatchOutcome) -> None:
-    """Add a batch's counts to its run (row-locked: batches finish concurrently)."""
-    with transaction.atomic():
-        locked = SyncRun.objects.select_for_update().get(pk=run.pk)
-        requests = Counter(locked.requests or {})
-        requests.update(outcome.requests)
-        SyncRun.objects.filter(pk=run.pk).update(
-            papers_matched=F("papers_matched") + outcome.matched,
-            papers_changed=F("papers_changed") + outcome.changed,
-            fields_changed=F("fields_changed") + outcome.fields,
-            requests=dict(requests),
-            errors=((locked.errors or []) + outcome.errors)[:MAX_RUN_ERRORS],
-            heartbeat_at=timezone.now(),
-        )
+def count_chunk(
+    run: SyncRun,
+    *,
+    matched: int,
+    changed: int,
+    fields: int,
+    errors: Iterable[SyncError],
+    requests: dict[str, int],
+) -> None:
+    """Add what a chunk did to its run. Call inside the chunk's transaction."""
+    errors = list(errors)
+    SyncRun.objects.filter(pk=run.pk).update(
+        papers_matched=F("papers_matched") + matched,
+        papers_changed=F("papers_changed") + changed,
+        fields_changed=F("fields_changed") + fields,
+        error_count=F("error_count") + len(errors),
+        heartbeat_at=timezone.now(),
+    )
+    kept = SyncError.objects.filter(run=run).count()
+    SyncError.objects.bulk_create(errors[: max(0, MAX_RUN_ERRORS - kept)])
+    count_requests(run, requests)
+
+
+def count_requests(run: SyncRun, requests: dict[str, int]) -> None:
+    """Add requests made to each source (F() increments: batches count concurrently)."""
+    for source, count in sorted(requests.items()):
+        if not count:
+            continue
+        row, _created = SourceRequests.objects.get_or_create(run=run, source=source)
+        SourceRequests.objects.filter(pk=row.pk).update(requests=F("requests") + count)
 
 
 def run_finish_if_done(run: SyncRun) -> bool:
+    """End the run once it owes nothing: failed if errors were all it got, else finished."""
     if PaperSyncState.objects.filter(run=run, in_flight=True).exists():
         return False
-    return bool(
-        SyncRun.objects.filter(pk=run.pk, status=SyncRun.Status.RUNNING).update(
-            status=SyncRun.Status.FINISHED, finished_at=timezone.now()
-        )
+    done = SyncRun.objects.filter(pk=run.pk, status=SyncRun.Status.RUNNING)
+    failed = done.filter(papers_matched=0, error_count__gt=0).update(
+        status=SyncRun.Status.FAILED, finished_at=timezone.now()
     )
+    return bool(failed or done.update(status=SyncRun.Status.FINISHED, finished_at=timezone.now()))

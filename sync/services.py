@@ -2,17 +2,20 @@
 
 A batch asks every source side by side (sync/fetching.py; no transaction is held while waiting
 on the network) and writes its papers a chunk at a time as their answers complete, each chunk
-in one short transaction together with the papers' sync state, so a worker killed mid-batch
-leaves each paper either fully synced or untouched, and a redelivered batch skips the papers
-already done.
+in one short transaction together with the papers' sync state and the run's counts, so a
+worker killed mid-batch leaves each paper either fully synced and counted or untouched and still
+owed, and a redelivered batch skips the papers already done. A batch leases the papers it
+works on (sync/owed.py) and writes only those it still holds.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
-from datetime import timedelta
+from contextlib import nullcontext
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -24,11 +27,11 @@ from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
 from cms.papers.serializers import PAPER_PREFETCH
 from cms.papers.signals import papers_changed
 
+from . import owed, runs
 from .conf import sync_setting
 from .fetching import Fetch, PaperAnswers
 from .merge import ID_FIELDS, FieldChange, plan_changes
-from .models import PaperChange, PaperSyncState, SyncRun
-from .runs import listing_scope
+from .models import PaperChange, PaperSyncState, SyncError, SyncRun
 from .selectors import paper_queries, paper_snapshot
 from .sources.base import PaperRecord
 from .text import has_dangerous_markup
@@ -57,6 +60,37 @@ class _Planned:
     changes: list[FieldChange]
     errors: dict[str, str]
     retry_later: bool
+    matched: bool = False
+
+
+class RequestTally:
+    """The requests a batch's sources made that its run has not counted yet."""
+
+    def __init__(self, fetch: Fetch):
+        self.fetch = fetch
+        self.counted: Counter = Counter()
+        self._lock = threading.Lock()
+
+    def take(self) -> dict[str, int]:
+        with self._lock:
+            made = self.fetch.requests
+            new = made - self.counted
+            self.counted = made
+            return dict(new)
+
+    def give_back(self, requests: dict[str, int]) -> None:
+        """Requests taken for a transaction that rolled back: counted with the next one."""
+        with self._lock:
+            self.counted.subtract(requests)
+
+
+@dataclasses.dataclass
+class _Writing:
+    """Who writes a batch's chunks: its run, the lease holder, its request tally."""
+
+    run: SyncRun | None
+    holder: str = ""
+    tally: RequestTally | None = None
 
 
 # -- planning --------------------------------------------------------------------------------
@@ -187,63 +221,122 @@ def apply_changes(*, items: list[_Planned], run: SyncRun | None, fetched_at: str
     papers_changed.send(sender=Paper, paper_ids=[paper.pk for paper in papers])
 
 
+def retry_note(not_before: datetime | None) -> str:
+    """When a failed paper is tried again, as the error's last sentence."""
+    if not_before is None:
+        return "Not retried automatically: waiting will not fix it."
+    return f"Retried automatically after {not_before:%Y-%m-%d %H:%M} UTC."
+
+
 def _settle_state(state: PaperSyncState, item: _Planned, run: SyncRun | None, now) -> None:
     state.in_flight = False
+    state.lease_until, state.leased_by = None, ""
     state.run = run
     state.last_synced_at = now
     if item.errors:
         state.failed_attempts += 1
-        state.last_error = "; ".join(f"{s}: {m}" for s, m in item.errors.items())[:2000]
         delay = sync_setting("SYNC_RETRY_BASE_DELAY") * 2 ** (state.failed_attempts - 1)
         state.not_before = now + timedelta(seconds=min(delay, 7 * 24 * 3600))
         if not item.retry_later:
             state.not_before = None  # a permanent fault: waiting will not fix it
+        messages = [*item.errors.values(), retry_note(state.not_before)]
+        state.last_error = " ".join(_sentence(m) for m in messages)[:2000]
     else:
         state.failed_attempts, state.last_error, state.not_before = 0, "", None
 
 
-def _write_chunk(items: list[_Planned], run: SyncRun | None, fetched_at: str) -> set[int]:
-    """Some papers' content and state in one transaction; the ids written (not those another
-    worker did already)."""
+def _sentence(message: str) -> str:
+    message = message.strip()
+    return message if message.endswith((".", "!", "?")) else f"{message}."
+
+
+def _write_chunk(items: list[_Planned], writing: _Writing, fetched_at: str) -> set[int]:
+    """Some papers' content and state, and the run's counts, in one transaction; the ids
+    written (not those another worker did already, nor those whose lease this one lost)."""
     pks = [item.paper.pk for item in items]
-    with transaction.atomic():
-        states = {
-            state.paper_id: state
-            for state in PaperSyncState.objects.select_for_update().filter(paper_id__in=pks)
-        }
-        missing = [PaperSyncState(paper_id=pk) for pk in pks if pk not in states]
-        for state in PaperSyncState.objects.bulk_create(missing):
-            states[state.paper_id] = state
-        owed = [
-            item
-            for item in items
-            if run is None
-            or (states[item.paper.pk].run_id == run.pk and states[item.paper.pk].in_flight)
-        ]
-        apply_changes(items=owed, run=run, fetched_at=fetched_at)
-        now = timezone.now()
-        for item in owed:
-            _settle_state(states[item.paper.pk], item, run, now)
-        update_rows(
-            PaperSyncState,
-            [states[item.paper.pk] for item in owed],
-            ["in_flight", "run", "last_synced_at", "failed_attempts", "last_error", "not_before"],
+    requests = writing.tally.take() if writing.tally is not None else {}
+    try:
+        with transaction.atomic():
+            return _write_chunk_now(items, writing, fetched_at, pks, requests)
+    except BaseException:
+        if writing.tally is not None:
+            writing.tally.give_back(requests)
+        raise
+
+
+def _write_chunk_now(
+    items: list[_Planned], writing: _Writing, fetched_at: str, pks: list[int], requests: dict
+) -> set[int]:
+    run = writing.run
+    states = {
+        state.paper_id: state
+        for state in PaperSyncState.objects.select_for_update().filter(paper_id__in=pks)
+    }
+    missing = [PaperSyncState(paper_id=pk) for pk in pks if pk not in states]
+    for state in PaperSyncState.objects.bulk_create(missing):
+        states[state.paper_id] = state
+    held = [
+        item
+        for item in items
+        if run is None
+        or (
+            states[item.paper.pk].run_id == run.pk
+            and states[item.paper.pk].in_flight
+            and states[item.paper.pk].leased_by == writing.holder
         )
-    return {item.paper.pk for item in owed}
+    ]
+    apply_changes(items=held, run=run, fetched_at=fetched_at)
+    now = timezone.now()
+    for item in held:
+        _settle_state(states[item.paper.pk], item, run, now)
+    update_rows(
+        PaperSyncState,
+        [states[item.paper.pk] for item in held],
+        [
+            "in_flight",
+            "lease_until",
+            "leased_by",
+            "run",
+            "last_synced_at",
+            "failed_attempts",
+            "last_error",
+            "not_before",
+        ],
+    )
+    if run is not None:
+        runs.count_chunk(
+            run,
+            matched=sum(item.matched for item in held),
+            changed=sum(any(c.old != c.new for c in item.changes) for item in held),
+            fields=sum(c.old != c.new for item in held for c in item.changes),
+            errors=(
+                SyncError(
+                    run=run,
+                    paper=item.paper,
+                    source=source,
+                    message=message,
+                    retry_at=states[item.paper.pk].not_before,
+                )
+                for item in held
+                for source, message in item.errors.items()
+            ),
+            requests=requests,
+        )
+    return {item.paper.pk for item in held}
 
 
-def _write(items: list[_Planned], run: SyncRun | None, fetched_at: str) -> set[int]:
+def _write(items: list[_Planned], writing: _Writing, fetched_at: str) -> set[int]:
     """Write a chunk; if a constraint fails (a DOI taken meanwhile), paper by paper instead."""
     try:
-        return _write_chunk(items, run, fetched_at)
+        return _write_chunk(items, writing, fetched_at)
     except IntegrityError:
         if len(items) > 1:
-            return set().union(*(_write([item], run, fetched_at) for item in items))
+            return set().union(*(_write([item], writing, fetched_at) for item in items))
     item = items[0]
     item.paper.refresh_from_db()  # the failed transaction left the instance half-changed
     item.changes = [c for c in item.changes if c.field != "doi"]
-    item.errors["doi"] = "could not write the DOI: another paper took it meanwhile"
-    return _write_chunk([item], run, fetched_at)
+    item.errors["doi"] = "Could not write the DOI: another paper took it meanwhile"
+    return _write_chunk([item], writing, fetched_at)
 
 
 def _plan(paper: Paper, answers: PaperAnswers) -> _Planned:
@@ -255,7 +348,7 @@ def _plan(paper: Paper, answers: PaperAnswers) -> _Planned:
         locked=set(paper.locked_fields or []),
         unavailable=set(errors),
     )
-    return _Planned(paper, changes, errors, answers.retry_later)
+    return _Planned(paper, changes, errors, answers.retry_later, matched=bool(records))
 
 
 def sync_batch(
@@ -266,44 +359,54 @@ def sync_batch(
     dry_run: bool = False,
     progress: Progress | None = None,
     scope: str = "",
+    token: str = "",
 ) -> BatchOutcome:
     """Sync some papers: ask every source, and write papers a chunk per transaction as soon as
     every source has answered for them.
 
-    With a run, only papers the run still owes (`in_flight`) are synced, so a redelivered batch
-    never syncs a paper twice, and listings are shared by the run's batches (`scope` does the
-    same for a dry run, which has no run).
+    With a run, only papers the run still owes and no live worker holds are synced (leased
+    while this batch works; `token` is the lease they were handed out under), so a redelivered
+    batch never syncs a paper twice, and listings are shared by the run's batches (`scope` does
+    the same for a dry run, which has no run).
     """
     outcome = BatchOutcome()
     ids = list(paper_ids)
+    writing = _Writing(run)
     if run is not None:
-        ids = list(
-            PaperSyncState.objects.filter(paper_id__in=ids, run=run, in_flight=True).values_list(
-                "paper_id", flat=True
-            )
-        )
+        writing.holder = owed.new_holder()
+        ids = owed.claim(run=run, paper_ids=ids, holder=writing.holder, token=token)
     queries = paper_queries(ids)
     if not queries:
         return outcome
     fetch = Fetch(
-        queries, source_names, listing_scope=listing_scope(run) if run is not None else scope
-    ).start()
-    claimed: dict[str, int] = {}
-    answered: list[PaperAnswers] = []
-    for answers in fetch:
-        answered.append(answers)
-        if len(answered) >= sync_setting("SYNC_WRITE_CHUNK"):
-            _sync_chunk(answered, run, dry_run, claimed, outcome, progress)
-            answered = []
-    if answered:
-        _sync_chunk(answered, run, dry_run, claimed, outcome, progress)
+        queries, source_names, listing_scope=runs.listing_scope(run) if run is not None else scope
+    )
+    lease = nullcontext()
+    if run is not None:
+        writing.tally = tally = RequestTally(fetch)
+        lease = owed.PaperLease(
+            run=run, holder=writing.holder, also=lambda: runs.count_requests(run, tally.take())
+        )
+    with lease:
+        fetch.start()
+        claimed: dict[str, int] = {}
+        answered: list[PaperAnswers] = []
+        for answers in fetch:
+            answered.append(answers)
+            if len(answered) >= sync_setting("SYNC_WRITE_CHUNK"):
+                _sync_chunk(answered, writing, dry_run, claimed, outcome, progress)
+                answered = []
+        if answered:
+            _sync_chunk(answered, writing, dry_run, claimed, outcome, progress)
+        if writing.tally is not None:
+            runs.count_requests(run, writing.tally.take())
     outcome.requests = fetch.requests
     return outcome
 
 
 def _sync_chunk(
     answered: list[PaperAnswers],
-    run: SyncRun | None,
+    writing: _Writing,
     dry_run: bool,
     claimed: dict[str, int],
     outcome: BatchOutcome,
@@ -323,21 +426,21 @@ def _sync_chunk(
         planned.append(_plan(paper, answers))
         outcome.matched += bool(answers.records)  # what is left after refusing unsafe ones
     if planned:
-        _write_planned(planned, run, dry_run, claimed, outcome)
+        _write_planned(planned, writing, dry_run, claimed, outcome)
     if progress:
         progress(len(answered))  # deleted papers too: every paper of the batch is accounted for
 
 
 def _write_planned(
     chunk: list[_Planned],
-    run: SyncRun | None,
+    writing: _Writing,
     dry_run: bool,
     claimed: dict[str, int],
     outcome: BatchOutcome,
 ) -> None:
     _refuse_taken_dois(chunk, claimed)
     fetched_at = timezone.now().isoformat(timespec="seconds")
-    written = {item.paper.pk for item in chunk} if dry_run else _write(chunk, run, fetched_at)
+    written = {item.paper.pk for item in chunk} if dry_run else _write(chunk, writing, fetched_at)
     for item in chunk:
         outcome.plans[item.paper.pk] = item.changes
         for source, message in item.errors.items():

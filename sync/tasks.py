@@ -1,21 +1,27 @@
 """Thin Celery tasks: they take ids, call services, and return a short status string.
 
-Reliability comes from settings (acks_late, reject_on_worker_lost, prefetch 1) and from the
-services: a run owns its papers through `PaperSyncState.in_flight`, so a task redelivered after
-a worker died only syncs what is still owed, and the SyncRun unique constraint keeps `sync_all`
-single.
+What is owed lives in the database, not in the broker: a run owns its papers through
+`PaperSyncState.in_flight`, a batch leases the papers it works on and renews the lease while it
+lives (sync/owed.py), and `sync_owed`, run by beat every `SYNC_RECOVER_INTERVAL`, hands papers
+whose lease ran out to the workers again. So a worker killed mid-batch, or a broker that lost
+its queue, delays a run by about a lease, and a redelivered message only syncs what is still
+owed. acks_late with reject_on_worker_lost keeps the broker's copy as a second chance; tasks
+that meet a Redis error are retried, and if even that fails the rows still say what is owed.
 """
 
 from __future__ import annotations
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.db.models import F
+from django.utils import timezone
+from redis.exceptions import RedisError
 
 from cms.papers.models import Paper
 
-from . import discovery, runs, selectors, services
+from . import discovery, owed, runs, selectors, services
 from .conf import sync_setting
-from .models import PaperSyncState, SyncRun
+from .models import PaperSyncState, SyncError, SyncRun
 from .sources.base import SourceError
 
 TASK_OPTIONS = {
@@ -23,17 +29,20 @@ TASK_OPTIONS = {
     "reject_on_worker_lost": True,
     "soft_time_limit": sync_setting("SYNC_TASK_SOFT_TIME_LIMIT"),
     "time_limit": sync_setting("SYNC_TASK_TIME_LIMIT"),
+    "autoretry_for": (RedisError,),
+    "retry_backoff": 2,
+    "retry_backoff_max": 60,
+    "max_retries": 8,
 }
 
 
-def _batches(paper_ids: list[int]) -> list[list[int]]:
-    size = sync_setting("SYNC_BATCH_SIZE")
-    return [paper_ids[i : i + size] for i in range(0, len(paper_ids), size)]
+def _send_batch(run_id: int, paper_ids: list[int], token: str) -> None:
+    sync_batch.delay(run_id, paper_ids, token)
 
 
 @shared_task(name="sync.tasks.sync_all", bind=True, **TASK_OPTIONS)
 def sync_all(self, trigger: str = "schedule") -> str:
-    """Start a run over every paper and fan it out in batches; one such run at a time."""
+    """Start a run over every paper and hand it out in batches; one such run at a time."""
     task_id = self.request.id or ""
     run = None
     if task_id:  # a redelivery of the task that started the running run resumes it
@@ -49,31 +58,42 @@ def sync_all(self, trigger: str = "schedule") -> str:
         )
         if run is None:
             return "already-running"
-    owed = runs.run_owed(run)
-    for batch in _batches(owed):
-        sync_batch.delay(run.pk, batch)
-    if not owed:
-        runs.run_finish_if_done(run)
-    return f"started run {run.pk}: {len(owed)} papers"
+    sent = owed.hand_out(run, _send_batch)
+    runs.run_finish_if_done(run)
+    return f"started run {run.pk}: {sent} papers"
 
 
 @shared_task(name="sync.tasks.sync_batch", **TASK_OPTIONS)
-def sync_batch(run_id: int, paper_ids: list[int]) -> str:
-    """Sync the papers of one batch that its run still owes."""
+def sync_batch(run_id: int, paper_ids: list[int], token: str = "") -> str:
+    """Sync the papers of one batch that its run still owes and no live worker holds."""
     run = SyncRun.objects.filter(pk=run_id, status=SyncRun.Status.RUNNING).first()
     if run is None:
         return "run-gone"
     try:
         outcome = services.sync_batch(
-            paper_ids=paper_ids, run=run, source_names=run.sources or None
+            paper_ids=paper_ids, run=run, source_names=run.sources or None, token=token
         )
     except SoftTimeLimitExceeded:
-        # Papers written so far are done; the rest are still in flight and go round again.
-        sync_batch.delay(run_id, paper_ids)
+        # Papers written so far are done; the rest were released and go round again.
+        owed.hand_out(run, _send_batch)
         return "time-limit"
-    runs.run_record(run, outcome)
     runs.run_finish_if_done(run)
     return f"ok: {outcome.changed} changed, {outcome.skipped} skipped, {len(outcome.errors)} errors"
+
+
+@shared_task(name="sync.tasks.sync_owed", **TASK_OPTIONS)
+def sync_owed() -> str:
+    """Hand out again what running runs owe and nobody alive holds; end runs that are done."""
+    runs.abandon_stale_runs()
+    sent = ended = 0
+    for run in SyncRun.objects.filter(status=SyncRun.Status.RUNNING).exclude(
+        kind=SyncRun.Kind.DISCOVER
+    ):
+        if runs.run_finish_if_done(run):
+            ended += 1
+        else:
+            sent += owed.hand_out(run, _send_batch)
+    return f"handed out {sent}, ended {ended}"
 
 
 @shared_task(name="sync.tasks.sync_paper", **TASK_OPTIONS)
@@ -87,7 +107,6 @@ def sync_paper(paper_id: int, trigger: str = "task") -> str:
         return "already-in-a-run"
     run = runs.run_start(kind=SyncRun.Kind.PAPERS, trigger=trigger, paper_ids=[paper_id])
     outcome = services.sync_batch(paper_ids=[paper_id], run=run)
-    runs.run_record(run, outcome)
     runs.run_finish_if_done(run)
     return "error" if outcome.errors else ("changed" if outcome.changed else "unchanged")
 
@@ -95,8 +114,6 @@ def sync_paper(paper_id: int, trigger: str = "task") -> str:
 @shared_task(name="sync.tasks.sync_due", **TASK_OPTIONS)
 def sync_due(limit: int = 100) -> str:
     """Retry papers whose `not_before` has passed (rows, not sleeping tasks)."""
-    from django.utils import timezone
-
     due = list(
         PaperSyncState.objects.filter(
             in_flight=False,
@@ -118,8 +135,11 @@ def discover(venue: str, year: int) -> str:
     try:
         created = discovery.discover_candidates(venue=venue, year=year, run=run)
     except SourceError as error:
+        SyncError.objects.create(run=run, source="dblp", message=str(error))
         SyncRun.objects.filter(pk=run.pk).update(
-            status=SyncRun.Status.FAILED, errors=[{"source": "dblp", "message": str(error)}]
+            status=SyncRun.Status.FAILED,
+            finished_at=timezone.now(),
+            error_count=F("error_count") + 1,
         )
         return "error"
     return f"ok: {created} new candidates"

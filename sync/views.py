@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import django_filters
 from django.contrib import messages
-from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -23,6 +22,7 @@ from wagtail.permission_policies import ModelPermissionPolicy
 
 from cms.papers.models import LOCKABLE_FIELDS, Paper
 
+from .background import start_after_commit
 from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
 from .tasks import sync_paper
 
@@ -168,12 +168,20 @@ class PaperSyncDetailView(EditorOnlyMixin, WagtailAdminTemplateMixin, TemplateVi
 
 @require_POST
 def sync_now(request, pk: int):
-    """Queue a sync of one paper once this request's transaction has committed."""
+    """Start a sync of one paper once this request's transaction has committed; the answer
+    never waits for it (sync/background.py)."""
     if not paper_permission.user_has_permission(request.user, "change"):
         return permission_denied(request)
     paper = get_object_or_404(Paper, pk=pk)
-    transaction.on_commit(lambda: sync_paper.delay(paper.pk, trigger=f"admin:{request.user}"))
-    messages.success(request, _("Sync of “%(title)s” requested.") % {"title": paper.title})
+    by_worker = start_after_commit(sync_paper, paper.pk, trigger=f"admin:{request.user}")
+    if by_worker:
+        message = _("Sync of “%(title)s” queued for the sync worker. Reload this page to see it.")
+    else:
+        message = _(
+            "Sync of “%(title)s” started in the background (no sync worker is configured). "
+            "Reload this page to see its outcome."
+        )
+    messages.success(request, message % {"title": paper.title})
     return redirect("sync_paper", pk=paper.pk)
 
 

@@ -304,6 +304,12 @@ SYNC_RATE_LIMITS = os.environ.get(
     "SYNC_RATE_LIMITS", "crossref=5/s,openalex=10/s,dblp=1/s,semanticscholar=1/s"
 )
 SYNC_ALL_CRONTAB = os.environ.get("SYNC_ALL_CRONTAB", "17 3 * * *")  # daily, 03:17 UTC
+# How fast a sync heals after a worker or Redis dies (sync/owed.py; seconds).
+SYNC_LEASE_SECONDS = float(os.environ.get("SYNC_LEASE_SECONDS", "60"))
+SYNC_QUEUED_LEASE = float(os.environ.get("SYNC_QUEUED_LEASE", "300"))
+SYNC_RECOVER_INTERVAL = float(os.environ.get("SYNC_RECOVER_INTERVAL", "30"))
+SYNC_STALE_RUN_AFTER = int(os.environ.get("SYNC_STALE_RUN_AFTER", "300"))
+SYNC_LOCK_TTL = float(os.environ.get("SYNC_LOCK_TTL", "15"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,7 +14,7 @@ import requests
 from ..conf import sync_setting
 from ..listings import listing_is_shared, shared_listing
 from ..politeness import breaker_for, rate_limit_for
-from .http import SourceError, polite_session
+from .http import RetryAfterTooLong, SourceError, polite_session
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,12 @@ class Source:
         try:
             return self.breaker.call(self._request, method, path, params, body, headers, missing_ok)
         except pybreaker.CircuitBreakerError as error:
-            raise SourceError(f"{self.name}: circuit open after repeated failures") from error
+            minutes = max(1, round(sync_setting("SYNC_BREAKER_RESET_TIMEOUT") / 60))
+            raise SourceError(
+                f"{self.display_name} was not asked: it failed repeatedly, so it is skipped "
+                f"for {minutes} min (circuit open)",
+                retry_later=True,
+            ) from error
 
     def _request(self, method, path, params, body, headers, missing_ok) -> Any:
         url = f"{self.base_url}{path}"
@@ -152,32 +158,70 @@ class Source:
                 headers=headers,
                 timeout=sync_setting("SYNC_TIMEOUT"),
             )
+        except RetryAfterTooLong as error:
+            raise SourceError(f"{self.display_name} {error}", retry_later=True) from error
         except SourceError:
             raise
-        except requests.exceptions.RetryError as error:
-            raise SourceError(
-                f"{self.name}: gave up after retries ({error})", retry_later=True
-            ) from error
         except requests.exceptions.RequestException as error:
+            if isinstance(error.__context__, RetryAfterTooLong):
+                raise SourceError(
+                    f"{self.display_name} {error.__context__}", retry_later=True
+                ) from error
             if isinstance(error.__context__, SourceError):
                 raise error.__context__ from error
             raise SourceError(
-                f"{self.name}: {type(error).__name__}: {error}", retry_later=True
+                f"{self.display_name} {describe_failure(error)}", retry_later=True
             ) from error
         if missing_ok and response.status_code == 404:
             return None
         if response.status_code >= 400:
             raise SourceError(
-                f"{self.name}: HTTP {response.status_code} for {path}",
+                f"{self.display_name} answered HTTP {response.status_code} for {path}",
                 retry_later=response.status_code == 429 or response.status_code >= 500,
             )
         content_type = response.headers.get("Content-Type", "")
         if "json" not in content_type:
-            raise SourceError(f"{self.name}: expected JSON, got {content_type or 'no type'}")
+            raise SourceError(
+                f"{self.display_name} sent {content_type or 'an untyped answer'} "
+                f"instead of JSON for {path}"
+            )
         try:
             return response.json()
         except (ValueError, json.JSONDecodeError) as error:
-            raise SourceError(f"{self.name}: malformed JSON ({error})") from error
+            raise SourceError(
+                f"{self.display_name} sent malformed JSON for {path} ({error})"
+            ) from error
+
+    @property
+    def display_name(self) -> str:
+        return self.label or self.name
+
+
+_ATTEMPTS = re.compile(r"too many (\d{3}) error responses")
+
+
+def describe_failure(error: requests.exceptions.RequestException) -> str:
+    """What went wrong with a request, as a sentence's predicate ("could not be reached")."""
+    attempts = 1 + sync_setting("SYNC_RETRIES")
+    text = str(error)
+    if isinstance(error, requests.exceptions.RetryError):
+        status = _ATTEMPTS.search(text)
+        answer = f"HTTP {status.group(1)}" if status else "errors"
+        return f"kept answering {answer} ({attempts} attempts)"
+    if isinstance(error, requests.exceptions.Timeout):
+        return f"did not answer in time ({attempts} attempts)"
+    if isinstance(error, requests.exceptions.ConnectionError):
+        for needle, reason in (
+            ("refused", "connection refused"),
+            ("resolve", "its name did not resolve"),
+            ("Name or service", "its name did not resolve"),
+            ("reset", "connection reset"),
+            ("timed out", "connection timed out"),
+        ):
+            if needle in text:
+                return f"could not be reached ({reason}, {attempts} attempts)"
+        return f"could not be reached ({attempts} attempts)"
+    return f"failed: {type(error).__name__}"
 
 
 def chunks(items: list, size: int) -> Iterable[list]:

@@ -93,7 +93,10 @@ class _PoliteRetry(Retry):
         if response is not None and self.respect_retry_after_header:
             header = response.headers.get("Retry-After")
             if header and self.parse_retry_after(header) >= self.retry_after_max:
-                raise RetryAfterTooLong(f"asked to wait {header}s", retry_later=True)
+                raise RetryAfterTooLong(
+                    f"asked to wait {header} s before the next request (Retry-After)",
+                    retry_later=True,
+                )
             if header and self.rate_limit is not None:
                 self.rate_limit.pause(self.parse_retry_after(header))
         super().sleep(response)

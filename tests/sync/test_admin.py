@@ -1,5 +1,8 @@
 """The sync screens in Wagtail's admin: runs, paper state with provenance, Sync now, candidates."""
 
+import socket
+import threading
+
 import pytest
 from django.contrib.auth.models import Permission, User
 from django.urls import reverse
@@ -7,7 +10,9 @@ from django.urls import reverse
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper
 from sync import tasks
-from sync.models import SyncRun
+from sync.models import PaperChange, SyncRun
+from sync.politeness import reset_breakers
+from tests.workers import wait_for
 
 pytestmark = pytest.mark.django_db
 
@@ -22,23 +27,86 @@ def bytescale():
     return DigestPage.objects.get(locale__language_code="en", short_name="ByteScale").paper
 
 
-def test_sync_now_syncs_the_paper_and_its_page_shows_provenance(
-    upstream, editor_client, django_capture_on_commit_callbacks
+def held_upstream(upstream) -> tuple[threading.Event, threading.Event]:
+    """Every answer of `upstream` held until the returned `release` is set; `asked` is set once
+    the first request arrived."""
+    asked, release = threading.Event(), threading.Event()
+
+    def hold(source, data):
+        asked.set()
+        release.wait(20)  # a bound, so a test that fails does not hang
+        return data
+
+    upstream.transform = hold
+    return asked, release
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sync_now_answers_before_the_sync_ends_and_the_run_then_reads_finished(
+    committed_seed, upstream, client, settings
 ):
+    """Without a broker (the suite's tasks are eager, as under `make run`), Sync now runs in
+    the background of the web process: the answer comes while the sources are still held."""
+    settings.SYNC_TIMEOUT = (5.0, 30.0)  # held answers must not time out
+    client.force_login(User.objects.create_superuser("editor", "e@example.org", "pw"))
     paper = bytescale()
     paper.locked_fields = ["abstract"]
     paper.save()
-    with django_capture_on_commit_callbacks(execute=True):
-        response = editor_client.post(reverse("sync_paper_now", args=[paper.pk]))
-    assert response.status_code == 302
+    asked, release = held_upstream(upstream)
+
+    response = client.post(reverse("sync_paper_now", args=[paper.pk]), follow=True)
+
+    assert "started in the background" in response.content.decode()
+    assert asked.wait(10), "the sync never asked the upstream"
+    run = SyncRun.objects.get()
+    assert run.status == SyncRun.Status.RUNNING and not release.is_set()
+    assert paper.authors.count() == 0  # nothing written while the sources are held
+    release.set()
+    run = wait_for(
+        lambda: SyncRun.objects.filter(pk=run.pk).exclude(status="running").first(), 30, "the run"
+    )
+    assert run.status == SyncRun.Status.FINISHED and "admin:editor" in run.trigger
+    assert (run.papers_matched, run.papers_changed, run.error_count) == (1, 1, 0)
+    assert run.fields_changed == PaperChange.objects.filter(run=run).count() > 0
+    assert sum(run.requests.values()) == len(upstream.log)
     assert paper.authors.count() == 4
-    page = editor_client.get(reverse("sync_paper", args=[paper.pk]))
-    assert page.status_code == 200
-    html = page.content.decode()
+    html = client.get(reverse("sync_paper", args=[paper.pk])).content.decode()
     assert "Sync now" in html and "dblp" in html and "crossref" in html
     assert "locked" in html  # the abstract's lock is shown
-    run = SyncRun.objects.get()
-    assert "admin:editor" in run.trigger
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sync_whose_sources_all_failed_reads_failed_with_errors_a_person_can_read(
+    committed_seed, client, settings
+):
+    with socket.socket() as sock:  # a port nothing listens on: connections are refused
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    settings.SYNC_SOURCES = {
+        name: {**config, "OPTIONS": {**config["OPTIONS"], "base_url": f"http://127.0.0.1:{port}"}}
+        for name, config in settings.SYNC_SOURCES.items()
+    }
+    reset_breakers()
+    client.force_login(User.objects.create_superuser("editor", "e@example.org", "pw"))
+    paper = bytescale()
+
+    client.post(reverse("sync_paper_now", args=[paper.pk]))
+
+    run = wait_for(lambda: SyncRun.objects.exclude(status="running").first(), 60, "the run to end")
+    assert run.status == SyncRun.Status.FAILED
+    assert run.error_count == len(run.errors) >= 2 and run.papers_matched == 0
+    messages = {error["source"]: error["message"] for error in run.errors}
+    assert messages["dblp"] == "DBLP could not be reached (connection refused, 4 attempts)"
+    assert messages["semanticscholar"].startswith("Semantic Scholar could not be reached")
+    assert all("Error" not in message and "(host=" not in message for message in messages.values())
+    state = paper.sync_state
+    state.refresh_from_db()
+    retry = f"Retried automatically after {state.not_before:%Y-%m-%d %H:%M} UTC."
+    assert state.last_error.endswith(retry)
+    detail = client.get(reverse("sync_run", args=[run.pk])).content.decode()
+    assert "Failed" in detail and "DBLP could not be reached" in detail
+    assert "retried after" in detail.lower()
+    reset_breakers()
 
 
 def test_run_history_and_detail(upstream, editor_client):

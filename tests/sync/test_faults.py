@@ -53,7 +53,7 @@ def test_429_asking_too_long_a_wait_makes_the_paper_retry_later(upstream, bytesc
     after = snapshot(bytescale)
     assert after["abstract"] == before["abstract"] == "An editor's abstract."
     state = PaperSyncState.objects.get(paper=bytescale)
-    assert "crossref" in state.last_error and state.failed_attempts == 1
+    assert "Crossref asked to wait 3600 s" in state.last_error and state.failed_attempts == 1
     assert state.not_before is not None  # picked up again by sync_due, not by a sleeping task
     assert run_errors("crossref")
     assert after["authors"] != [] and after["openalex_id"]  # the other sources still synced
@@ -92,12 +92,12 @@ def test_timeouts_are_retried_then_recorded(upstream, bytescale):
     assert tasks.sync_paper.delay(bytescale.pk).get() == "error"
     assert len(upstream.requests_to("crossref")) == 4
     assert snapshot(bytescale)["abstract"] == before["abstract"]
-    assert "crossref" in PaperSyncState.objects.get(paper=bytescale).last_error
+    assert "Crossref" in PaperSyncState.objects.get(paper=bytescale).last_error
 
 
 @pytest.mark.parametrize(
     ("body", "content_type", "message"),
-    [(TRUNCATED, "application/json", "malformed JSON"), (HTML_502, "text/html", "expected JSON")],
+    [(TRUNCATED, "application/json", "malformed JSON"), (HTML_502, "text/html", "instead of JSON")],
     ids=["truncated-json", "html-200"],
 )
 def test_malformed_bodies_are_errors_for_that_source(

@@ -187,7 +187,7 @@ def test_html_and_truncated_bodies_are_errors_not_crashes():
     )
     crossref = source("crossref").fetch([BYTESCALE])
     openalex = source("openalex").fetch([BYTESCALE])
-    assert crossref.records == {} and "expected JSON" in crossref.errors[1]
+    assert crossref.records == {} and "instead of JSON" in crossref.errors[1]
     assert openalex.records == {} and "malformed JSON" in openalex.errors[1]
 
 

@@ -87,8 +87,6 @@ class Command(BaseCommand):
                     progress=bar.update,
                     scope=scope,
                 )
-                if run is not None:
-                    runs.run_record(run, outcome)
                 self._add(total, outcome, verbose=verbose)
         if run is not None:
             runs.run_finish_if_done(run)
