@@ -42,6 +42,8 @@ DEFAULTS = {
     # waited on longer than that.
     "SYNC_LISTING_WAIT": 300,
     "SYNC_LOCK_TTL": 15,
+    # Seconds the pacer waits for Redis to answer again before a request counts as failed.
+    "SYNC_REDIS_WAIT": 120,
     # A venue's year is listed (one request for up to 1,000 papers) instead of matching titles
     # one by one when at least this many papers of it need a title lookup.
     "SYNC_LISTING_MIN_PAPERS": 10,

@@ -21,7 +21,13 @@ Hand-rolled because the `limits` library, used before, stamps each hit with the 
 before the round trip to Redis, counts from when a request was allowed rather than when it went
 (so a source saw six requests in a second at 5/s), and its Redis windows are whole seconds,
 which leaves no room for a margin. Circuit breakers: pybreaker, with its Redis storage when a
-broker is configured.
+broker is configured (which falls back to a closed breaker while Redis does not answer).
+
+When Redis does not answer (restarted, failed over), a request waits for it and tries again
+(`_with_redis`), for up to `SYNC_REDIS_WAIT` seconds: pacing alone in each process could let
+several processes together exceed a limit, so the pace is never guessed, only delayed. After
+that the request fails as a source error that is retried later. A restarted Redis has lost the
+pace's keys, which only lets the next requests go at the limit's even schedule from then on.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from functools import cache
 import pybreaker
 import redis
 from django.conf import settings
+from redis.exceptions import RedisError
 
 from .conf import rate_limits, sync_setting
 
@@ -112,6 +119,26 @@ _due: dict[str, float] = {}
 _pace_lock = threading.Lock()
 
 
+def _with_redis(call):
+    """`call()`, waiting for Redis and trying again while it does not answer."""
+    deadline = time.monotonic() + sync_setting("SYNC_REDIS_WAIT")
+    delay = 0.1
+    while True:
+        try:
+            return call()
+        except RedisError as error:
+            if time.monotonic() + delay > deadline:
+                from .sources.http import SourceError  # the sources import this module
+
+                raise SourceError(
+                    "not asked: the shared rate limit (Redis) did not answer for "
+                    f"{sync_setting('SYNC_REDIS_WAIT')} s",
+                    retry_later=True,
+                ) from error
+            time.sleep(delay)
+            delay = min(delay * 2, 2.0)
+
+
 def slot_interval(limit: str, margin: float = 0.0) -> float:
     """Seconds between two requests under `limit` ("5/second"), the period `margin` longer."""
     amount, _, unit = limit.partition("/")
@@ -131,7 +158,8 @@ class RateLimit:
     def pause(self, seconds: float) -> None:
         """Hold every process's requests to the source, as a 429's Retry-After asks."""
         if settings.REDIS_URL:
-            _redis().set(f"sync:pause:{self.source}", 1, px=max(int(seconds * 1000), 1))
+            key, px = f"sync:pause:{self.source}", max(int(seconds * 1000), 1)
+            _with_redis(lambda: _redis().set(key, 1, px=px))
         else:
             _paused_until[self.source] = max(
                 _paused_until.get(self.source, 0), time.monotonic() + seconds
@@ -139,7 +167,7 @@ class RateLimit:
 
     def _pause_left(self) -> float:
         if settings.REDIS_URL:
-            return _redis().pttl(f"sync:pause:{self.source}") / 1000
+            return _with_redis(lambda: _redis().pttl(f"sync:pause:{self.source}")) / 1000
         return _paused_until.get(self.source, 0) - time.monotonic()
 
     def _wait_for_pause(self) -> None:
@@ -164,7 +192,7 @@ class RateLimit:
                 int(HOLD_SECONDS * 1e6),
                 int(self.least_gap * 1e6),
             ]
-            wait, token = _script(_TURN)(keys=self._keys(), args=args)
+            wait, token = _with_redis(lambda: _script(_TURN)(keys=self._keys(), args=args))
             return wait / 1e6, (token or b"").decode()
         with _pace_lock:
             now = time.monotonic()
@@ -207,7 +235,7 @@ class RateLimit:
                 int(HOLD_SECONDS * 1e6),
                 self.amount,
             ]
-            _script(_SENT)(keys=self._keys(), args=args)
+            _with_redis(lambda: _script(_SENT)(keys=self._keys(), args=args))
             return
         with _pace_lock:
             now = time.monotonic()
@@ -226,7 +254,9 @@ def rate_limit_for(source: str) -> RateLimit:
 
 @cache
 def _redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
+    return redis.Redis.from_url(
+        settings.REDIS_URL, socket_timeout=10, socket_connect_timeout=5, health_check_interval=30
+    )
 
 
 @cache

@@ -7,6 +7,7 @@ import pytest
 from sync.politeness import reset_breakers, reset_pacing, reset_pauses
 from sync.sources import dummy
 from sync.standin import SOURCES, Upstream, pointed_at
+from tests.workers import RedisServer, free_port
 
 from .recorded import recorded_catalog
 
@@ -21,6 +22,21 @@ def upstream(settings):
         settings.SYNC_SOURCES = pointed_at(server, settings.SYNC_SOURCES)
         yield server
     reset_breakers()
+
+
+@pytest.fixture
+def closed_port() -> int:
+    return free_port()
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A redis-server of this test's own (tests/workers.py), which the test may restart."""
+    server = RedisServer(tmp_path).start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture

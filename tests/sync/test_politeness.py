@@ -13,6 +13,7 @@ import pytest
 
 from sync import politeness
 from sync.politeness import RateLimit, reset_pacing, slot_interval
+from sync.sources.http import SourceError
 from sync.standin.server import busiest_window
 
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/1"
@@ -123,3 +124,39 @@ def test_no_window_holds_more_than_the_limit_whatever_the_senders_do(pace, setti
     assert len(times) == 21
     assert busiest_window(times, 1.0) <= 5
     assert min(b - a for a, b in itertools.pairwise(sorted(times))) >= limit.interval / 2 - 0.005
+
+
+@pytest.mark.integration
+def test_while_redis_restarts_requests_wait_for_it_and_keep_the_pace(settings, own_redis):
+    """Slower, never wrong: a Redis restart delays the next turn instead of failing it or
+    letting it go unpaced."""
+    settings.REDIS_URL = own_redis.url
+    settings.SYNC_REDIS_WAIT = 30
+    politeness._redis.cache_clear()
+    politeness._script.cache_clear()
+    limit = RateLimit("paced-restart", "5/second")
+    limit.sent(limit.acquire())
+    own_redis.stop()
+    restarted = threading.Thread(target=own_redis.restart, kwargs={"down_for": 1.0})
+    restarted.start()
+    turns = []
+    for _ in range(6):
+        turn = limit.acquire()
+        limit.sent(turn)
+        turns.append(time.monotonic())
+    restarted.join()
+    assert busiest_window(turns, limit.window) <= 5
+    politeness._redis.cache_clear()
+    politeness._script.cache_clear()
+
+
+def test_when_redis_stays_away_a_request_fails_as_retry_later(settings, closed_port):
+    settings.REDIS_URL = f"redis://127.0.0.1:{closed_port}/0"
+    settings.SYNC_REDIS_WAIT = 1
+    politeness._redis.cache_clear()
+    politeness._script.cache_clear()
+    with pytest.raises(SourceError, match="shared rate limit") as raised:
+        RateLimit("paced-down", "5/second").acquire()
+    assert raised.value.retry_later
+    politeness._redis.cache_clear()
+    politeness._script.cache_clear()
