@@ -388,18 +388,20 @@ def sync_batch(
             run=run, holder=writing.holder, also=lambda: runs.count_requests(run, tally.take())
         )
     with lease:
-        fetch.start()
-        claimed: dict[str, int] = {}
-        answered: list[PaperAnswers] = []
-        for answers in fetch:
-            answered.append(answers)
-            if len(answered) >= sync_setting("SYNC_WRITE_CHUNK"):
+        try:
+            fetch.start()
+            claimed: dict[str, int] = {}
+            answered: list[PaperAnswers] = []
+            for answers in fetch:
+                answered.append(answers)
+                if len(answered) >= sync_setting("SYNC_WRITE_CHUNK"):
+                    _sync_chunk(answered, writing, dry_run, claimed, outcome, progress)
+                    answered = []
+            if answered:
                 _sync_chunk(answered, writing, dry_run, claimed, outcome, progress)
-                answered = []
-        if answered:
-            _sync_chunk(answered, writing, dry_run, claimed, outcome, progress)
-        if writing.tally is not None:
-            runs.count_requests(run, writing.tally.take())
+        finally:  # requests made since the last chunk count even if the batch failed
+            if writing.tally is not None:
+                runs.count_requests(run, writing.tally.take())
     outcome.requests = fetch.requests
     return outcome
 

@@ -11,6 +11,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -117,6 +118,7 @@ class Workers:
 
     def __init__(self, queue: str, tmp_path: Path, upstream: Upstream | None = None):
         self.queue, self.tmp_path, self.upstream = queue, tmp_path, upstream
+        self.redis_url = REDIS_URL  # a test with a Redis of its own points it there
         self.processes: list[tuple[subprocess.Popen, Path]] = []
 
     def env(self, **extra: str) -> dict[str, str]:
@@ -126,10 +128,11 @@ class Workers:
             {
                 "DJANGO_SETTINGS_MODULE": "cms.settings.test",
                 "DATABASE_URL": database_url(),
-                "REDIS_URL": REDIS_URL,
+                "REDIS_URL": self.redis_url,
                 "SYNC_TEST_WORKER": "1",
                 "SYNC_QUEUE": self.queue,
                 "SYNC_VISIBILITY_TIMEOUT": "3",
+                "SYNC_LEASE_SECONDS": "2",  # a dead worker's papers are free again soon
                 "SYNC_BATCH_SIZE": "10",
             }
         )
@@ -165,6 +168,28 @@ class Workers:
             lambda: "ready." in log.read_text() or process.poll() is not None,
             90,
             "the worker to start",
+        )
+        assert process.poll() is None, log.read_text()[-3000:]
+        return process
+
+    def start_beat(self, **env: str) -> subprocess.Popen:
+        """Celery beat as deploy/ runs it (one, with its schedule file in the test's dir)."""
+        log = self.tmp_path / f"beat-{len(self.processes)}.log"
+        command = [sys.executable, "-m", "celery", "-A", "sync", "beat", "--loglevel=INFO"]
+        command.append(f"--schedule={self.tmp_path / 'beat-schedule'}")
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=self.env(**env),
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.processes.append((process, log))
+        wait_for(
+            lambda: "beat: Starting" in log.read_text() or process.poll() is not None,
+            90,
+            "beat to start",
         )
         assert process.poll() is None, log.read_text()[-3000:]
         return process

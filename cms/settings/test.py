@@ -36,6 +36,11 @@ if not os.environ.get("SYNC_TEST_WORKER"):  # noqa: F405
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = None
     CELERY_TASK_ALWAYS_EAGER = True
+elif os.environ.get("SYNC_TEST_SHARED_CACHE"):  # noqa: F405
+    # Worker subprocesses of the self-healing tests share listings and locks in their Redis.
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not memory, so that a Celery worker subprocess can share the test database.
     VAR_DIR.mkdir(parents=True, exist_ok=True)  # noqa: F405
