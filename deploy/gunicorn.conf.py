@@ -9,13 +9,20 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
-threads = int(os.environ.get("GUNICORN_THREADS", "2"))
+# Sync workers: one request at a time per process, each answered with `Connection: close`, so
+# a worker that is recycled has no idle keep-alive connection for a client to send on as it
+# exits (with gthread, and even with keep-alive off, requests sent to a recycled worker got
+# resets: tests/deploy/test_gunicorn_recycling.py). The TLS proxy in front keeps its own
+# keep-alive to clients and buffers slow ones, which is what sync workers need.
+# GUNICORN_THREADS above 1 switches gunicorn to gthread, and brings those resets back.
+worker_class = "sync"
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
-graceful_timeout = 30
-keepalive = 5
-# Recycle workers now and then so slow memory growth never becomes an outage.
-max_requests = 1000
-max_requests_jitter = 100
+graceful_timeout = 30  # a recycled or reloaded worker finishes its request first
+# Recycle workers now and then so slow memory growth never becomes an outage; the jitter
+# keeps them from all restarting at once.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000"))
+max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "500"))
 # Code is loaded in each worker, so a HUP picks up a new release.
 preload_app = False
 # The TLS-terminating proxy's address; only it may set X-Forwarded-* headers.

@@ -31,7 +31,6 @@ HEALING = {  # seconds: how fast a sync notices a dead worker, shortened for the
     "SYNC_QUEUED_LEASE": "8",
     "SYNC_RECOVER_INTERVAL": "1",
     "SYNC_LOCK_TTL": "2",
-    "SYNC_REDIS_WAIT": "60",
     # Long, so that nothing relies on the broker redelivering a dead worker's message.
     "SYNC_VISIBILITY_TIMEOUT": "3600",
     "SYNC_BATCH_SIZE": "5",
