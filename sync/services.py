@@ -255,11 +255,14 @@ def _write_chunk(items: list[_Planned], writing: _Writing, fetched_at: str) -> s
     written (not those another worker did already, nor those whose lease this one lost)."""
     pks = [item.paper.pk for item in items]
     requests = writing.tally.take() if writing.tally is not None else {}
+    committed: list[bool] = []
     try:
         with transaction.atomic():
+            # First of the commit's callbacks, so it runs even if a later one fails.
+            transaction.on_commit(lambda: committed.append(True))
             return _write_chunk_now(items, writing, fetched_at, pks, requests)
     except BaseException:
-        if writing.tally is not None:
+        if writing.tally is not None and not committed:  # rolled back: count them next time
             writing.tally.give_back(requests)
         raise
 

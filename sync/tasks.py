@@ -101,6 +101,7 @@ def sync_paper(paper_id: int, trigger: str = "task") -> str:
     """Sync one paper now (the admin's "Sync now")."""
     if not Paper.objects.filter(pk=paper_id).exists():
         return "no-such-paper"
+    runs.abandon_stale_runs()  # a run whose process died must not hold the paper for long
     if PaperSyncState.objects.filter(
         paper_id=paper_id, in_flight=True, run__status=SyncRun.Status.RUNNING
     ).exists():

@@ -173,6 +173,16 @@ def sync_now(request, pk: int):
     if not paper_permission.user_has_permission(request.user, "change"):
         return permission_denied(request)
     paper = get_object_or_404(Paper, pk=pk)
+    busy = PaperSyncState.objects.filter(
+        paper=paper, in_flight=True, run__status=SyncRun.Status.RUNNING
+    ).first()
+    if busy is not None:
+        messages.info(
+            request,
+            _("“%(title)s” is being synced by %(run)s already.")
+            % {"title": paper.title, "run": busy.run},
+        )
+        return redirect("sync_paper", pk=paper.pk)
     by_worker = start_after_commit(sync_paper, paper.pk, trigger=f"admin:{request.user}")
     if by_worker:
         message = _("Sync of “%(title)s” queued for the sync worker. Reload this page to see it.")

@@ -61,11 +61,14 @@ def test_sync_now_answers_before_the_sync_ends_and_the_run_then_reads_finished(
     run = SyncRun.objects.get()
     assert run.status == SyncRun.Status.RUNNING and not release.is_set()
     assert paper.authors.count() == 0  # nothing written while the sources are held
+    again = client.post(reverse("sync_paper_now", args=[paper.pk]), follow=True)
+    assert f"is being synced by {run} already" in again.content.decode()
     release.set()
     run = wait_for(
         lambda: SyncRun.objects.filter(pk=run.pk).exclude(status="running").first(), 30, "the run"
     )
     assert run.status == SyncRun.Status.FINISHED and "admin:editor" in run.trigger
+    assert SyncRun.objects.count() == 1
     assert (run.papers_matched, run.papers_changed, run.error_count) == (1, 1, 0)
     assert run.fields_changed == PaperChange.objects.filter(run=run).count() > 0
     assert sum(run.requests.values()) == len(upstream.log)
