@@ -12,6 +12,7 @@ ignores row locks, serializes the UPDATEs).
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import threading
@@ -19,7 +20,7 @@ import uuid
 from collections.abc import Callable
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -28,6 +29,7 @@ from .models import PaperSyncState, SyncRun
 from .renewal import Renewer
 from .selectors import batch_order
 
+logger = logging.getLogger(__name__)
 Send = Callable[[int, list[int], str], None]  # (run id, paper ids, hand-out token)
 
 
@@ -88,9 +90,12 @@ class PaperLease(Renewer):
 
     def __exit__(self, *exc_info) -> None:
         super().__exit__(*exc_info)
-        PaperSyncState.objects.filter(leased_by=self.holder, in_flight=True).update(
-            lease_until=None, leased_by=""
-        )
+        try:
+            PaperSyncState.objects.filter(leased_by=self.holder, in_flight=True).update(
+                lease_until=None, leased_by=""
+            )
+        except DatabaseError:  # the lease runs out on its own; keep the original error
+            logger.warning("could not release the leases of %s", self.holder, exc_info=True)
 
 
 def hand_out(run: SyncRun, send: Send) -> int:
