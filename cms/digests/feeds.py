@@ -22,6 +22,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from cms.papers.citations import paper_url
+from cms.papers.selectors import attach_paper_parts
 
 from .models import DigestPage
 from .selectors import PREFETCHED_TOPIC, attach_topics
@@ -77,6 +78,7 @@ class DigestFeed(Feed):
             .order_by("-first_published_at", "-pk")[:FEED_LENGTH]
         )
         attach_topics(digests, public=public)
+        attach_paper_parts(digest.paper for digest in digests)  # for each paper's link
         return digests
 
     def item_title(self, item: DigestPage) -> str:

@@ -26,6 +26,7 @@ from cms.digests.visibility import public_pages
 
 from . import citations
 from .models import Paper
+from .selectors import attach_paper_parts
 
 CITE_PARAMETERS = ("format", "style")
 
@@ -62,7 +63,10 @@ def check_style(value: str) -> str:
 def citable_paper(request: HttpRequest, paper_id: int) -> Paper | None:
     """The paper, if a live public page (in any language) shows it to `request`."""
     shown = public_pages(request, DigestPage).filter(paper_id=OuterRef("pk"))
-    return Paper.objects.filter(Exists(shown), pk=paper_id).first()
+    paper = Paper.objects.filter(Exists(shown), pk=paper_id).first()
+    if paper is not None:
+        attach_paper_parts([paper])  # every format reads the authors and links: one query
+    return paper
 
 
 def citation_response(

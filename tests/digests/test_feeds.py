@@ -4,6 +4,8 @@ import html
 
 import feedparser
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from wagtail.models import Locale, PageViewRestriction
 
@@ -133,3 +135,30 @@ def test_the_newest_come_first(client):
     odin.first_published_at = timezone.now() + timezone.timedelta(minutes=1)
     odin.save(update_fields=["first_published_at"])
     assert read_feed(client, "en").entries[0].title == odin.title
+
+
+def test_a_feed_costs_the_same_queries_however_many_entries(client):
+    """Topics and papers' links are read for the whole feed at once, not per entry."""
+    topic = topic_of(digest("Odin"))
+
+    def queries() -> int:
+        read_feed(client, "en")  # Wagtail's per-site caches, read once after the writes
+        with CaptureQueriesContext(connection) as captured:
+            read_feed(client, "en")
+        return len(captured)
+
+    hidden = list(DigestPage.objects.filter(locale__language_code="en")[:40])
+    for page in hidden:
+        page.unpublish()
+    few = queries()
+    for index in range(5):
+        extra = DigestPage(
+            title=f"Extra {index}",
+            short_name=f"X{index}",
+            reading_minutes=1,
+            summary="z",
+            paper=hidden[index].paper,  # each with a paper whose link the entry shows
+        )
+        topic.add_child(instance=extra)
+        extra.save_revision().publish()
+    assert queries() == few
