@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext as _
@@ -88,6 +88,15 @@ def citation_response(
     filename = f"{citations.citation_key(paper)}.{extension[citation_format]}"
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
+
+
+def cite_paths(paper_id: int) -> list[str]:
+    """Every address of the paper's citations a front end or the reader asks for, to purge from
+    shared caches when the paper or its digests change (a CDN keys on the query string)."""
+    base = reverse("wagtailapi:papers:cite", args=[paper_id])
+    queries = [f"format={name}" for name in citations.FORMATS]
+    queries += [f"format=text&style={style}" for style in citations.STYLES]
+    return [base] + [f"{base}?{query}" for query in queries]
 
 
 @require_safe

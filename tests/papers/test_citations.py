@@ -255,9 +255,11 @@ def test_negotiation_is_cached_per_accept(client, odin, settings):
         assert bibtex["Content-Type"].startswith("application/x-bibtex")
 
 
-def test_etag_and_cache_control(client, odin, settings):
+def test_etag_and_cache_control(client, odin):
     response = cite(client, odin, format="ris")
-    assert response["Cache-Control"] == settings.API_CACHE_CONTROL
+    # Cached like the rest of the API: the same Cache-Control as the paper's JSON.
+    assert response["Cache-Control"]
+    assert response["Cache-Control"] == client.get(f"/api/v2/papers/{odin.pk}/")["Cache-Control"]
     etag = response["ETag"]
     again = client.get(
         f"/api/v2/papers/{odin.pk}/cite/", {"format": "ris"}, HTTP_IF_NONE_MATCH=etag
@@ -331,3 +333,34 @@ def test_citations_conform_to_the_openapi_description(client, odin, nsdi):
             conforms(f"/api/v2/papers/{paper.pk}/", accept=accept)
     conforms(f"/api/v2/papers/{odin.pk}/cite/", 400, format="nope")
     conforms("/api/v2/papers/999999/cite/", 404)
+
+
+@pytest.fixture
+def purged(settings):
+    from tests.ops import purge_recorder
+
+    settings.WAGTAILFRONTENDCACHE = {
+        "recording": {"BACKEND": "tests.ops.purge_recorder.RecordingBackend"}
+    }
+    purge_recorder.purged_urls.clear()
+    yield purge_recorder.purged_urls
+    purge_recorder.purged_urls.clear()
+
+
+def test_shared_caches_are_purged_of_a_changed_papers_citations(
+    client, odin, purged, django_capture_on_commit_callbacks
+):
+    """The reader's cite URLs are purged when the paper changes or its digest is unpublished."""
+    wanted = {
+        f"http://testserver/api/v2/papers/{odin.pk}/cite/?format=bibtex",
+        f"http://testserver/api/v2/papers/{odin.pk}/cite/?format=text&style=ieee",
+        f"http://testserver/api/v2/papers/{odin.pk}/",
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        odin.title = "A corrected title"
+        odin.save()
+    assert wanted <= set(purged)
+    purged.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        DigestPage.objects.get(paper=odin, locale__language_code="en").unpublish()
+    assert wanted - {f"http://testserver/api/v2/papers/{odin.pk}/"} <= set(purged)
