@@ -145,8 +145,10 @@ def as_csl_json(paper: Paper) -> str:
 def as_bibtex(paper: Paper) -> str:
     """One `@inproceedings` entry, written by bibtexparser."""
     item = csl_item(paper)
-    fields = [
-        Field("author", " and ".join(_bibtex_name(name) for name in item["author"])),
+    fields = []
+    if item["author"]:
+        fields.append(Field("author", " and ".join(_bibtex_name(n) for n in item["author"])))
+    fields += [
         Field("title", _bibtex_title(item["title"])),
         Field("booktitle", latex_escape(item["container-title"])),
         Field("year", str(paper.year)),

@@ -18,7 +18,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
-from rest_framework.renderers import BaseRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 
 from cms.api_http import add_cache_control
 from cms.digests.models import DigestPage
@@ -164,6 +164,14 @@ class CitationNegotiationMixin:
         return citation_response(
             request, int(pk), renderer.format, style=style, media_type=renderer.media_type
         )
+
+    def handle_exception(self, exc):
+        """Errors (a bad parameter, an unknown id) are JSON whatever format was asked for."""
+        request = self.request
+        if isinstance(getattr(request, "accepted_renderer", None), CitationRenderer):
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().handle_exception(exc)
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)

@@ -232,6 +232,24 @@ def test_content_negotiation_on_the_paper(client, odin, accept, params):
     assert "Accept" in negotiated["Vary"]
 
 
+def test_negotiated_errors_are_json(client, odin):
+    for path, params, status in (
+        (f"/api/v2/papers/{odin.pk}/", {"limit": "x"}, 400),
+        ("/api/v2/papers/999999/", {}, 404),
+    ):
+        response = client.get(path, params, HTTP_ACCEPT="application/x-bibtex")
+        assert response.status_code == status
+        assert response["Content-Type"] == "application/json"
+        assert response.json()["message"]
+
+
+def test_a_paper_without_authors_has_no_empty_author_field(client, nsdi):
+    nsdi.authors.all().delete()
+    entry = parse_bibtex(cite(client, nsdi).content.decode()).entries[0]
+    assert "author" not in entry.fields_dict
+    assert entry.key.startswith(f"paper{nsdi.year}")
+
+
 def test_json_stays_the_default_and_varies_on_accept(client, odin):
     for accept in ("application/json", "*/*", "application/json, text/plain, */*"):
         response = client.get(f"/api/v2/papers/{odin.pk}/", HTTP_ACCEPT=accept)
