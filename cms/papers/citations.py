@@ -7,7 +7,7 @@ rispy (RIS), citeproc-py with the official CSL styles shipped by citeproc-py-sty
 BibTeX keeps non-ASCII text as UTF-8 (biber, JabRef, Zotero and bibtex with `inputenc` read it;
 CJK characters have no LaTeX escape at all, so escaping accents alone would give a mixed entry);
 only the characters LaTeX reads as markup (`{ } % & $ # _ ~ ^ \\`) are escaped, with
-pylatexenc's own replacements for them.
+pylatexenc's own replacements for them (doi and url fields, read verbatim, are left alone).
 """
 
 from __future__ import annotations
@@ -156,12 +156,17 @@ def as_bibtex(paper: Paper) -> str:
     if "publisher" in item:
         fields.append(Field("publisher", latex_escape(item["publisher"])))
     if "DOI" in item:
-        fields.append(Field("doi", latex_escape(item["DOI"])))
+        fields.append(Field("doi", _verbatim(item["DOI"])))
     if "URL" in item:
-        # url fields are read verbatim (url/hyperref): only braces would break the entry
-        fields.append(Field("url", item["URL"].replace("{", "%7B").replace("}", "%7D")))
+        fields.append(Field("url", _verbatim(item["URL"])))
     library = bibtexparser.Library([Entry("inproceedings", item["id"], fields)])
     return bibtexparser.write_string(library).strip() + "\n"
+
+
+def _verbatim(value: str) -> str:
+    """A doi or url field: biblatex and the url package read them verbatim, so LaTeX escapes
+    would end up in the link; only braces, which would end the field, are percent-encoded."""
+    return value.replace("{", "%7B").replace("}", "%7D")
 
 
 def _bibtex_name(name: dict[str, str]) -> str:

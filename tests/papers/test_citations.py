@@ -124,6 +124,14 @@ def test_bibtex_escapes_latex_specials_and_keeps_capitals(client, odin):
     assert entry["title"] == odin.title
 
 
+def test_doi_and_url_are_verbatim(client, odin):
+    odin.doi = "10.1000/a_b%c{d}"
+    odin.save()
+    text = cite(client, odin).content.decode()
+    assert "doi = {10.1000/a_b%c%7Bd%7D}" in text  # no LaTeX escapes inside a link
+    parse_bibtex(text)
+
+
 def test_bibtex_of_a_paper_without_a_doi_has_its_url(client, nsdi):
     entry = parse_bibtex(cite(client, nsdi, format="bibtex").content.decode()).entries[0]
     assert entry["url"] == NSDI_URL
