@@ -26,6 +26,7 @@ from cms.papers.selectors import attach_paper_parts
 
 from .models import DigestPage
 from .selectors import PREFETCHED_TOPIC, attach_topics
+from .sitemap import site_url
 from .visibility import public_page_condition
 
 FEED_LENGTH = 50
@@ -60,10 +61,10 @@ class DigestFeed(Feed):
         return _("The newest digests of networking and systems papers.")
 
     def link(self) -> str:
-        return reverse("wagtail_serve", args=[""])
+        return site_url(self.request, reverse("wagtail_serve", args=[""]))
 
     def feed_url(self) -> str:
-        return reverse("digest_feed")
+        return site_url(self.request, reverse("digest_feed"))
 
     def author_name(self) -> str:
         # Atom wants an author; the site speaks for its digests (editors' names stay private).

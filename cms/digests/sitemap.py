@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 from wagtail.contrib.sitemaps import Sitemap
+from wagtail.models import Site
 
 # cms.digests.visibility is imported where it is used: the page models import this module
 # before the app registry is ready, and visibility reads Wagtail's models.
@@ -41,6 +42,15 @@ def public_addresses(request: HttpRequest) -> dict[Any, dict[str, str]]:
             cached[page.translation_key][page.locale.language_code] = page.get_full_url(request)
         setattr(request, _ALTERNATES, cached)
     return cached
+
+
+def site_url(request: HttpRequest, path: str) -> str:
+    """`path` on the address of the Wagtail site serving `request` (Site.root_url, as page URLs
+    use), so the sitemap, robots.txt and feeds name the same host as the pages they list."""
+    site = Site.find_for_request(request)
+    if site is None:
+        return request.build_absolute_uri(path)
+    return site.root_url + path
 
 
 class SitemapAlternatesMixin:
@@ -84,7 +94,7 @@ class ReaderSitemap(Sitemap):
 @cache_control(public=True, max_age=3600)
 def robots_txt(request: HttpRequest) -> HttpResponse:
     """Crawl the reader and the API it reads; not the admin or previews. Names the sitemap."""
-    sitemap = request.build_absolute_uri(reverse("sitemap"))
+    sitemap = site_url(request, reverse("sitemap"))
     lines = [
         "User-agent: *",
         "Disallow: /admin/",

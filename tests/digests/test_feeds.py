@@ -38,6 +38,10 @@ def test_each_language_has_its_feed_of_its_digests(client, language):
     assert parsed.feed.language == language
     assert parsed.feed.title == ("Research digests" if language == "en" else "研究導讀")
     assert parsed.feed.author  # RFC 4287: a feed names its author
+    home = translation(digest("Odin"), language).get_parent().get_parent()
+    assert parsed.feed.link == home.full_url  # on the pages' own host
+    self_link = next(link.href for link in parsed.feed.links if link.rel == "self")
+    assert self_link == f"{home.full_url}feed.atom"
     pages = DigestPage.objects.live().filter(locale__language_code=language)
     assert len(parsed.entries) == min(pages.count(), 50)
     entry = entries_by_link(parsed)[digest("Odin", language).full_url]
