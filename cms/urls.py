@@ -11,11 +11,15 @@ from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.cache import cache_control
 from wagtail.admin import urls as wagtailadmin_urls
+from wagtail.contrib.sitemaps.views import sitemap
 from wagtail.documents import urls as wagtaildocs_urls
 
 from cms.api import api_router
 from cms.api_schema.views import openapi_schema
+from cms.digests.feeds import DigestFeed
+from cms.digests.sitemap import robots_txt, sitemaps
 from cms.reader.views import preview_shell
 
 urlpatterns = [
@@ -26,6 +30,14 @@ urlpatterns = [
     path("api/v2/", api_router.urls),
     # The admin's headless preview frame: the draft says which language it is in.
     path("preview/", preview_shell, name="reader_preview"),
+    # One sitemap for both languages: each page names its other language's address.
+    path(
+        "sitemap.xml",
+        cache_control(public=True, max_age=3600)(sitemap),
+        {"sitemaps": sitemaps()},
+        name="sitemap",
+    ),
+    path("robots.txt", robots_txt, name="robots_txt"),
 ]
 
 if settings.DEBUG:
@@ -35,4 +47,8 @@ if settings.DEBUG:
     urlpatterns += staticfiles_urlpatterns()
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
 
-urlpatterns += i18n_patterns(path("", include("cms.reader.urls")), prefix_default_language=False)
+urlpatterns += i18n_patterns(
+    path("feed.atom", cache_control(public=True, max_age=300)(DigestFeed()), name="digest_feed"),
+    path("", include("cms.reader.urls")),
+    prefix_default_language=False,
+)

@@ -46,19 +46,26 @@ def api_detail_urls(page: Page) -> list[str]:
 def api_urls_for_page(page: Page) -> list[str]:
     """Absolute URLs (on WAGTAILAPI_BASE_URL) to purge when `page` changes."""
     base = settings.WAGTAILAPI_BASE_URL
-    return sorted({urljoin(base, path) for path in api_detail_urls(page) + api_list_urls()})
+    from cms.papers.cite import cite_paths
+
+    paths = api_detail_urls(page) + api_list_urls()
+    if getattr(page, "paper_id", None):  # a digest: whether its paper is citable may change
+        paths += cite_paths(page.paper_id)
+    return sorted({urljoin(base, path) for path in paths})
 
 
 def api_urls_for_papers(paper_ids: Iterable[int]) -> list[str]:
     """Absolute URLs to purge when papers change: their own, the digests about them in every
     language (which embed the paper), and the listings."""
     from cms.digests.models import DigestPage
+    from cms.papers.cite import cite_paths
 
     ids = sorted(set(paper_ids))
     paths = [reverse("wagtailapi:papers:listing")]
     paths += [reverse("wagtailapi:papers:detail", args=[pk]) for pk in ids]
     digests = DigestPage.objects.filter(paper_id__in=ids).values_list("pk", flat=True)
     paths += [reverse("wagtailapi:pages:detail", args=[pk]) for pk in digests]
+    paths += [path for pk in ids for path in cite_paths(pk)]
     base = settings.WAGTAILAPI_BASE_URL
     return sorted({urljoin(base, path) for path in paths + api_list_urls()})
 

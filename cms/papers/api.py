@@ -7,11 +7,13 @@ from cms.api_http import CacheControlMixin, CompactJSONMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
 from cms.api_serializers import BaseSerializer, ReusedSerializerClassMixin
 
+from .cite import CitationNegotiationMixin
 from .models import Paper
 from .selectors import attach_paper_parts
 
 
 class PapersAPIViewSet(
+    CitationNegotiationMixin,
     CacheControlMixin,
     CompactJSONMixin,
     StrictQueryParametersMixin,

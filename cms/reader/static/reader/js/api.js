@@ -53,3 +53,19 @@ export async function previewPage({ contentType, token }) {
     rich_text_format: "html",
   });
 }
+
+const citations = new Map();
+
+/** A paper's citation as text, e.g. { format: "text", style: "ieee" } (cite/ endpoint). */
+export async function citation(paperId, params) {
+  const url = `${API_ROOT}papers/${encodeURIComponent(paperId)}/cite/?${new URLSearchParams(params)}`;
+  if (!citations.has(url)) {
+    const request = fetch(url).then(async (response) => {
+      if (!response.ok) throw new ApiError(response.status, response.statusText);
+      return response.text();
+    });
+    request.catch(() => citations.delete(url));
+    citations.set(url, request);
+  }
+  return citations.get(url);
+}

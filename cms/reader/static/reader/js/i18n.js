@@ -42,6 +42,12 @@ const STRINGS = {
     figure: "Figure",
     orcid: "ORCID of {name}",
     preview: "Preview of unpublished changes: readers still see the published version.",
+    cite: "Cite",
+    citeFormat: "Format",
+    copy: "Copy",
+    copied: "{format} citation copied to the clipboard.",
+    copyFailed: "Could not copy: select the citation and copy it yourself.",
+    citeError: "The citation could not be loaded. Please try again later.",
   },
   "zh-hant": {
     skipLink: "跳到主要內容",
@@ -76,6 +82,12 @@ const STRINGS = {
     figure: "圖",
     orcid: "{name} 的 ORCID",
     preview: "未發布變更的預覽:讀者看到的仍是已發布的版本。",
+    cite: "引用",
+    citeFormat: "格式",
+    copy: "複製",
+    copied: "已將 {format} 引用格式複製到剪貼簿。",
+    copyFailed: "無法複製:請選取引用文字後自行複製。",
+    citeError: "無法載入引用格式,請稍後再試。",
   },
 };
 

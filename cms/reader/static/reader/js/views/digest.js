@@ -6,6 +6,7 @@ import { readingTime, venueLine } from "../format.js";
 import { HTML_LANG, otherLanguage, t } from "../i18n.js";
 import { pageHref } from "../urls.js";
 import { renderBlocks } from "../blocks.js";
+import { citeControl } from "../cite.js";
 import { breadcrumb, safeUrl } from "./common.js";
 
 const DIGEST_FIELDS = "_,id,title,slug,short_name,reading_minutes,summary,body,topic,paper";
@@ -79,6 +80,7 @@ function paperSection(paper) {
     paper.abstract
       ? h("details", {}, h("summary", {}, t("abstract")), h("p", { lang: "en" }, paper.abstract))
       : null,
+    citeControl(paper.id),
   );
 }
 

@@ -1,0 +1,168 @@
+"""The Atom feeds: one per language, read by a feed parser, live public digests only."""
+
+import html
+
+import feedparser
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from wagtail.models import Locale, PageViewRestriction
+
+from cms.digests.models import DigestPage
+
+from .conftest import digest, topic_of, translation
+
+pytestmark = pytest.mark.django_db
+
+FEEDS = {"en": "/feed.atom", "zh-hant": "/zh-hant/feed.atom"}
+
+
+def read_feed(client, language: str) -> feedparser.FeedParserDict:
+    response = client.get(FEEDS[language])
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/atom+xml; charset=utf-8"
+    parsed = feedparser.parse(response.content)
+    assert not parsed.bozo, parsed.get("bozo_exception")  # well-formed and a feed
+    assert parsed.version == "atom10"
+    return parsed
+
+
+def entries_by_link(parsed) -> dict[str, feedparser.FeedParserDict]:
+    return {entry.link: entry for entry in parsed.entries}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_each_language_has_its_feed_of_its_digests(client, language):
+    parsed = read_feed(client, language)
+    assert parsed.feed.language == language
+    assert parsed.feed.title == ("Research digests" if language == "en" else "研究導讀")
+    assert parsed.feed.author  # RFC 4287: a feed names its author
+    home = translation(digest("Odin"), language).get_parent().get_parent()
+    assert parsed.feed.link == home.full_url  # on the pages' own host
+    self_link = next(link.href for link in parsed.feed.links if link.rel == "self")
+    assert self_link == f"{home.full_url}feed.atom"
+    pages = DigestPage.objects.live().filter(locale__language_code=language)
+    assert len(parsed.entries) == min(pages.count(), 50)
+    entry = entries_by_link(parsed)[digest("Odin", language).full_url]
+    odin = digest("Odin", language)
+    assert entry.title == odin.title
+    assert f"<p>{html.escape(odin.summary)}</p>" in entry.summary  # HTML, as type="html" says
+    assert html.escape(odin.paper.title) in entry.summary
+    assert {tag.term for tag in entry.tags} == {topic_of(odin).title, odin.paper.venue}
+    assert entry.published_parsed and entry.updated_parsed
+    assert entry.id.startswith("urn:uuid:")
+    # The reader's pages link to the feed of their language.
+    shell = client.get(odin.url).content.decode()
+    assert f'type="application/atom+xml" href="{FEEDS[language]}"' in shell
+
+
+def test_the_two_languages_give_their_entries_distinct_ids(client):
+    english = {entry.id for entry in read_feed(client, "en").entries}
+    chinese = {entry.id for entry in read_feed(client, "zh-hant").entries}
+    assert english and chinese and not english & chinese
+
+
+def test_an_updated_digest_shows_as_updated(client):
+    odin = digest("Odin")
+    before = entries_by_link(read_feed(client, "en"))[odin.full_url]
+    assert before.updated_parsed == before.published_parsed
+    odin.summary = "A revised summary."
+    odin.save_revision().publish()
+    odin.refresh_from_db()
+    assert odin.last_published_at > odin.first_published_at
+    parsed = read_feed(client, "en")
+    after = entries_by_link(parsed)[odin.full_url]
+    assert "A revised summary." in after.summary
+    assert after.published_parsed == before.published_parsed
+    assert after.updated_parsed > after.published_parsed
+    assert parsed.feed.updated_parsed >= after.updated_parsed  # the feed's newest change
+
+
+def test_a_paper_with_a_doi_is_linked_as_related(client):
+    odin = digest("Odin")
+    odin.paper.doi = "10.1145/0000000.0000001"
+    odin.paper.save()
+    entry = entries_by_link(read_feed(client, "en"))[odin.full_url]
+    related = [link for link in entry.links if link.rel == "related"]
+    assert [link.href for link in related] == ["https://doi.org/10.1145/0000000.0000001"]
+
+
+def test_hidden_digests_are_in_no_feed(client):
+    """A draft change, a never-published, an unpublished, a private digest, an unpublished
+    translation and an untranslated placeholder: none reaches either feed."""
+    topics = list(topic_of(digest("Odin")).get_siblings().live().specific())
+    drafted, unpublished, private = (
+        topics[0].get_children().specific()[0],
+        topics[1].get_children().specific()[0],
+        topics[1].get_children().specific()[1],
+    )
+    drafted.title = "Leaked draft title"
+    drafted.save_revision()
+    unpublished.unpublish()
+    PageViewRestriction.objects.create(
+        page=private, restriction_type=PageViewRestriction.PASSWORD, password="secret"
+    )
+    chinese_only_hidden = translation(digest("Odin"), "zh-hant")
+    chinese_only_hidden.unpublish()
+    never = DigestPage(
+        title="Never published", short_name="Never", reading_minutes=1, summary="x", live=False
+    )
+    topics[2].add_child(instance=never)
+    never.save_revision()
+    solo = DigestPage(title="Only in English", short_name="Solo", reading_minutes=4, summary="y")
+    topics[2].add_child(instance=solo)
+    solo.save_revision().publish()
+    placeholder = solo.create_alias(
+        parent=translation(topics[2], "zh-hant"),
+        update_locale=Locale.objects.get(language_code="zh-hant"),
+    )
+    assert placeholder.live
+    english = read_feed(client, "en")
+    chinese = read_feed(client, "zh-hant")
+    english_titles = {entry.title for entry in english.entries}
+    chinese_titles = {entry.title for entry in chinese.entries}
+    assert "Leaked draft title" not in english_titles | chinese_titles
+    assert "Never published" not in english_titles | chinese_titles
+    for page in (unpublished, private):
+        assert page.title not in english_titles
+    assert "Only in English" in english_titles  # live and public in English
+    assert "Only in English" not in chinese_titles  # its placeholder is not a translation
+    assert chinese_only_hidden.title not in chinese_titles
+    assert digest("Odin").title in english_titles
+    links = {entry.link for entry in english.entries + chinese.entries}
+    assert placeholder.full_url not in links
+
+
+def test_the_newest_come_first(client):
+    odin = digest("Odin")
+    odin.first_published_at = timezone.now() + timezone.timedelta(minutes=1)
+    odin.save(update_fields=["first_published_at"])
+    assert read_feed(client, "en").entries[0].title == odin.title
+
+
+def test_a_feed_costs_the_same_queries_however_many_entries(client):
+    """Topics and papers' links are read for the whole feed at once, not per entry."""
+    topic = topic_of(digest("Odin"))
+
+    def queries() -> int:
+        read_feed(client, "en")  # Wagtail's per-site caches, read once after the writes
+        with CaptureQueriesContext(connection) as captured:
+            read_feed(client, "en")
+        return len(captured)
+
+    hidden = list(DigestPage.objects.filter(locale__language_code="en")[:40])
+    for page in hidden:
+        page.unpublish()
+    few = queries()
+    for index in range(5):
+        extra = DigestPage(
+            title=f"Extra {index}",
+            short_name=f"X{index}",
+            reading_minutes=1,
+            summary="z",
+            paper=hidden[index].paper,  # each with a paper whose link the entry shows
+        )
+        topic.add_child(instance=extra)
+        extra.save_revision().publish()
+    assert queries() == few

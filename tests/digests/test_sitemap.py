@@ -1,0 +1,96 @@
+"""The sitemap: every public reader page in both languages, each naming the other (hreflang),
+and robots.txt pointing at it."""
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from wagtail.models import Locale, PageViewRestriction
+
+from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
+
+from .conftest import digest, topic_of, translation
+
+pytestmark = pytest.mark.django_db
+
+NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+
+
+def read_sitemap(client) -> dict[str, dict[str, str]]:
+    """{location: {hreflang: href}} from /sitemap.xml."""
+    response = client.get("/sitemap.xml")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/xml")
+    root = ET.fromstring(response.content)
+    urls = {}
+    for url in root.findall("s:url", NS):
+        location = url.findtext("s:loc", namespaces=NS)
+        assert location not in urls  # each address once
+        urls[location] = {
+            link.get("hreflang"): link.get("href")
+            for link in url.findall("x:link", NS)
+            if link.get("rel") == "alternate"
+        }
+    return urls
+
+
+def test_every_public_page_in_both_languages_names_the_other(client):
+    urls = read_sitemap(client)
+    reader_pages = [
+        *DigestIndexPage.objects.live(),
+        *TopicPage.objects.live(),
+        *DigestPage.objects.live(),
+    ]
+    assert set(urls) == {page.full_url for page in reader_pages}
+    for language in ("en", "zh-hant"):
+        odin = digest("Odin", language)
+        assert urls[odin.full_url] == {
+            "en": digest("Odin").full_url,
+            "zh-hant": digest("Odin", "zh-hant").full_url,
+            "x-default": digest("Odin").full_url,
+        }
+    assert "/zh-hant/" in digest("Odin", "zh-hant").full_url
+    home = DigestIndexPage.objects.get(locale__language_code="en")
+    assert urls[home.full_url]["zh-hant"] == translation(home, "zh-hant").full_url
+
+
+def test_hidden_pages_are_neither_listed_nor_alternates(client):
+    odin = digest("Odin")
+    odin_zh = translation(odin, "zh-hant")
+    odin_zh.unpublish()  # an unpublished translation
+    topics = list(topic_of(odin).get_siblings().live().specific())
+    private = topics[1].get_children().specific()[0]
+    PageViewRestriction.objects.create(page=private, restriction_type=PageViewRestriction.LOGIN)
+    draft = DigestPage(
+        title="Draft", short_name="Draft", reading_minutes=1, summary="x", live=False
+    )
+    topics[2].add_child(instance=draft)
+    draft.save_revision()
+    solo = DigestPage(title="Only in English", short_name="Solo", reading_minutes=4, summary="y")
+    topics[2].add_child(instance=solo)
+    solo.save_revision().publish()
+    placeholder = solo.create_alias(
+        parent=translation(topics[2], "zh-hant"),
+        update_locale=Locale.objects.get(language_code="zh-hant"),
+    )
+    urls = read_sitemap(client)
+    hrefs = {href for alternates in urls.values() for href in alternates.values()}
+    for hidden in (odin_zh, private, placeholder):
+        assert hidden.full_url not in urls and hidden.full_url not in hrefs
+    assert draft.full_url not in urls
+    # Pages left with one public language list no alternates (the private page's translation
+    # has no restriction of its own, so it stays).
+    assert urls[odin.full_url] == {}
+    assert urls[solo.full_url] == {}
+    assert urls[translation(private, "zh-hant").full_url] == {}
+
+
+def test_robots_txt_names_the_sitemap(client):
+    response = client.get("/robots.txt")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    lines = response.content.decode().splitlines()
+    home = DigestIndexPage.objects.get(locale__language_code="en")
+    # On the host the sitemap's pages are on (the sitemaps protocol wants one host).
+    assert f"Sitemap: {home.full_url}sitemap.xml" in lines
+    assert "Disallow: /admin/" in lines and "Disallow: /preview/" in lines
+    assert not any(line.startswith("Disallow: /api") for line in lines)  # the reader reads it
