@@ -104,22 +104,3 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             "(DATABASE_URL=postgres://... make test, as .ci/run does), with -m smoke, "
             "or as make smoke"
         )
-
-
-@pytest.fixture
-def shared_per_version(monkeypatch):
-    """Share per-version values and listing plans as web requests do (the suite runs inside
-    transactions, where they are read afresh), each read anew at the start and the end."""
-    from cms.apicache import listing_plans, version
-    from cms.digests.visibility import tree_facts
-    from cms.translation.status import translation_target_languages
-
-    def forget():
-        tree_facts.forget()
-        translation_target_languages.forget()
-        listing_plans.plans.forget()
-
-    monkeypatch.setattr(version, "shares_per_version_values", lambda: True)
-    forget()
-    yield
-    forget()
