@@ -104,3 +104,14 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             "(DATABASE_URL=postgres://... make test, as .ci/run does), with -m smoke, "
             "or as make smoke"
         )
+
+
+@pytest.fixture(autouse=True)
+def empty_default_cache():
+    """Each test's database is rolled back, so the cache (cached API responses, the content
+    version, Wagtail's site root paths) must not outlive it either."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

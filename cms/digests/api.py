@@ -111,9 +111,16 @@ class PagesAPIViewSet(
         return depends_on_requester(self.request)
 
     def get_object(self):
-        """The page with the relations its fields show loaded (Wagtail asks more than once)."""
+        """The specific page with the relations its fields show loaded, once per request.
+
+        Wagtail's get_object reads the page, then `.specific` reads it again without its
+        locale (and a digest without its paper), which the fields then read one by one.
+        """
         if getattr(self, "api_object", None) is None:
-            self.api_object = super().get_object().specific
+            page = super(WagtailPagesAPIViewSet, self).get_object()  # the public page, by id
+            model = page.specific_class or type(page)
+            related = ["locale", "paper"] if issubclass(model, DigestPage) else ["locale"]
+            self.api_object = model.objects.select_related(*related).get(pk=page.pk)
             self.prefetch_for_serializer([self.api_object])
         return self.api_object
 
