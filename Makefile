@@ -85,7 +85,7 @@ format: install
 bench-tools:
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 
-# Issue 6: the scenario in a throwaway database, measured against its baselines (see README).
+# Issue 22: the scenario in a throwaway database, measured against its baselines (see README).
 bench: install compile-messages bench-tools
 	$(PY) -m bench
 

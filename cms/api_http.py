@@ -1,30 +1,52 @@
-"""How API responses go out: compact JSON, and Cache-Control from the API_CACHE_CONTROL setting.
+"""How API responses go out: compact JSON, and the caching policy of a headless CMS.
 
-ETags and 304s on If-None-Match come from Django's ConditionalGetMiddleware (see MIDDLEWARE);
-this only says how long browsers and shared caches may keep a successful response.
+- Browsers revalidate every time (`max-age=0, must-revalidate`; ETags and 304s come from
+  Django's ConditionalGetMiddleware), so the reader and the admin's "View live" show a publish
+  at once.
+- Shared caches keep a response for API_SHARED_CACHE_SECONDS (`s-maxage`) and are purged on
+  change (cms.apicache.stale). `stale-while-revalidate` goes in `CDN-Cache-Control` (RFC 9213),
+  which only CDNs read: in `Cache-Control` browsers would apply it too and show the old text once.
+- A response that depends on who asks (a reader who passes a view restriction) is
+  `private, no-cache`.
+- Every response varies on `Accept-Language`: the API speaks the request's language.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpResponseBase
+from django.utils.cache import patch_vary_headers
 
 CACHEABLE_STATUS = (200, 304)
 
 
-def add_cache_control(response: HttpResponseBase) -> HttpResponseBase:
-    cache_control = getattr(settings, "API_CACHE_CONTROL", "")
-    if cache_control and response.status_code in CACHEABLE_STATUS:
-        response["Cache-Control"] = cache_control
+def add_cache_control(response: HttpResponseBase, *, private: bool = False) -> HttpResponseBase:
+    patch_vary_headers(response, ["Accept-Language"])
+    if response.status_code not in CACHEABLE_STATUS:
+        return response
+    if private:
+        response["Cache-Control"] = "private, no-cache"
+        return response
+    shared = settings.API_SHARED_CACHE_SECONDS
+    response["Cache-Control"] = f"public, max-age=0, must-revalidate, s-maxage={shared}"
+    stale = settings.API_STALE_WHILE_REVALIDATE_SECONDS
+    response["CDN-Cache-Control"] = f"public, max-age={shared}, stale-while-revalidate={stale}"
     return response
 
 
 class CacheControlMixin:
-    """For Wagtail API viewsets: API_CACHE_CONTROL on every successful response."""
+    """For Wagtail API viewsets: the caching policy above on every response.
+
+    A viewset whose answers may depend on who asks says so in `depends_on_requester()`.
+    """
+
+    def depends_on_requester(self) -> bool:
+        return False
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
-        return add_cache_control(response)
+        private = response.status_code in CACHEABLE_STATUS and self.depends_on_requester()
+        return add_cache_control(response, private=private)
 
 
 class CompactJSONMixin:

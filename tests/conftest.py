@@ -106,20 +106,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         )
 
 
-@pytest.fixture
-def shared_per_version(monkeypatch):
-    """Share per-version values and listing plans as web requests do (the suite runs inside
-    transactions, where they are read afresh), each read anew at the start and the end."""
-    from cms.apicache import listing_plans, version
-    from cms.digests.visibility import tree_facts
-    from cms.translation.status import translation_target_languages
+@pytest.fixture(autouse=True)
+def empty_default_cache():
+    """Each test's database is rolled back, so the cache (cached API responses, the content
+    version, Wagtail's site root paths) must not outlive it either."""
+    from django.core.cache import cache
 
-    def forget():
-        tree_facts.forget()
-        translation_target_languages.forget()
-        listing_plans.plans.forget()
-
-    monkeypatch.setattr(version, "shares_per_version_values", lambda: True)
-    forget()
+    cache.clear()
     yield
-    forget()
+    cache.clear()

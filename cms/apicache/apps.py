@@ -8,7 +8,6 @@ class APICacheConfig(AppConfig):
     verbose_name = _("API response cache")
 
     def ready(self) -> None:
-        from . import signals, staleness
+        from . import stale
 
-        signals.connect()
-        staleness.connect()
+        stale.connect()

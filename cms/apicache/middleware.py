@@ -1,9 +1,11 @@
 """Serve repeated public API requests from the cache until the content version changes.
 
-Django's UpdateCacheMiddleware/FetchFromCacheMiddleware take one key prefix for the life of the
-process; here the prefix is the content version, read once per request so that a response
-computed before a publish can never be stored under the version that follows it. The keying,
-Vary handling and header bookkeeping are Django's own (django.utils.cache).
+A cached response is keyed on the content version (bumped by every write, cms.apicache.stale),
+the request's language and its URL and `Vary` headers. The language is resolved from the request
+alone (the language cookie, then `Accept-Language`; the same negotiation the view gets from
+cms.reader.locale_middleware) before the lookup: the language active in the worker thread is
+whatever its previous request left. The keying, Vary handling and header bookkeeping are
+Django's own (django.utils.cache).
 """
 
 from collections.abc import Callable
@@ -11,6 +13,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
 from django.utils.cache import get_cache_key, learn_cache_key, set_response_etag
 
 from .version import current_content_version
@@ -18,7 +21,12 @@ from .version import current_content_version
 NOT_CACHEABLE = ("private", "no-cache", "no-store")
 
 
-def _bytes_only(response: HttpResponse) -> HttpResponse:
+def request_language(request: HttpRequest) -> str:
+    """The language the API answers `request` in, read from the request only."""
+    return translation.get_language_from_request(request, check_path=False)
+
+
+def bytes_only(response: HttpResponse) -> HttpResponse:
     """A copy holding only status, headers and body: a DRF Response also pickles its `.data`,
     which made loading it from the cache cost more than the rest of a cache hit together."""
     copy = HttpResponse(response.content, status=response.status_code)
@@ -36,31 +44,38 @@ class APIResponseCacheMiddleware:
         self.timeout = settings.API_RESPONSE_CACHE_SECONDS
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if not self._applies_to(request):
+        if not self.applies_to(request):
             return self.get_response(request)
-        key_prefix = f"api-response:{current_content_version()}"
-        cache_key = get_cache_key(request, key_prefix, "GET", cache=cache)
+        language = request_language(request)
+        key_prefix = f"api-response:{current_content_version()}:{language}"
+        # Django's keys also name the active language (with USE_I18N): make it this request's.
+        with translation.override(language):
+            cache_key = get_cache_key(request, key_prefix, "GET", cache=cache)
         if cache_key is not None:
             response = cache.get(cache_key)
             if response is not None:
                 return response
         response = self.get_response(request)
-        if self._cacheable(response):
+        if self.timeout and self.cacheable(response):
             if not response.has_header("ETag"):
                 set_response_etag(response)  # stored with it, so hits need no hashing
-            cache_key = learn_cache_key(request, response, self.timeout, key_prefix, cache=cache)
-            cache.set(cache_key, _bytes_only(response), self.timeout)
+            with translation.override(language):
+                cache_key = learn_cache_key(request, response, self.timeout, key_prefix, cache)
+            cache.set(cache_key, bytes_only(response), self.timeout)
         return response
 
-    def _applies_to(self, request: HttpRequest) -> bool:
+    def applies_to(self, request: HttpRequest) -> bool:
+        """Anonymous reads of the API: a request with credentials or a session (a signed-in
+        user, a reader who entered a page's password) may see more than anyone else."""
         return (
             request.method in ("GET", "HEAD")
             and request.path.startswith(self.path_prefix)
             and "Authorization" not in request.headers
+            and settings.SESSION_COOKIE_NAME not in request.COOKIES
         )
 
     @staticmethod
-    def _cacheable(response: HttpResponse) -> bool:
+    def cacheable(response: HttpResponse) -> bool:
         cache_control = response.get("Cache-Control", "").lower()
         return (
             response.status_code == 200

@@ -1,10 +1,9 @@
 """The pages endpoint: Wagtail's PagesAPIViewSet, with the public-page rules and batched reads.
 
-Five things differ from stock Wagtail: which pages count as public (see
+Four things differ from stock Wagtail: which pages count as public (see
 visibility.public_page_condition, applied to the requested page type directly), the locale and
 search filters (see api_filters), the prefetching that keeps a list response at a fixed
-number of queries whatever its `limit`, `fields=*` listings of digests and topics sent from
-their stored items (cms.apicache.listing), and `find/?html_path=` reading a `/zh-hant/` prefix.
+number of queries whatever its `limit`, and `find/?html_path=` reading a `/zh-hant/` prefix.
 """
 
 from __future__ import annotations
@@ -12,42 +11,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.conf import settings
-from django.contrib.contenttypes.models import ContentType
-from django.db import connection
-from django.db.models import F, QuerySet
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from wagtail.api.v2 import filters as wagtail_filters
 from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
-from wagtail.models import Page, get_page_models
+from wagtail.models import Page
 
 from cms.api_http import CacheControlMixin, CompactJSONMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
-from cms.api_serializers import PageSerializer, ReusedSerializerClassMixin
-from cms.apicache.listing import StoredListingMixin, counted_by
+from cms.api_serializers import PageSerializer
 from cms.papers.selectors import attach_paper_parts
 
 from .api_filters import LocaleFilter, SubstringSearchFilter
 from .models import DigestPage, TopicPage
 from .selectors import attach_digests, attach_topics
-from .visibility import lists_as_anyone, public_page_condition, public_pages
-
-# Query parameters whose filters read only Wagtail's page table (or nothing): with no others a
-# typed listing is counted without joining its type's table (see count_queryset).
-PAGE_TABLE_PARAMETERS = frozenset({"type", "fields", "locale", "limit", "offset", "order", "site"})
+from .visibility import depends_on_requester, public_page_condition, public_pages
 
 
 class PagesAPIViewSet(
     CacheControlMixin,
     CompactJSONMixin,
-    StoredListingMixin,
     StrictQueryParametersMixin,
-    ReusedSerializerClassMixin,
     WagtailPagesAPIViewSet,
 ):
     base_serializer_class = PageSerializer
-    stored_models = (DigestPage, TopicPage)
     filter_backends = [
         StrictFieldsFilter,
         wagtail_filters.ChildOfFilter,
@@ -68,7 +56,7 @@ class PagesAPIViewSet(
 
         Built once per request (Wagtail asks for it again to pick the serializer).
         """
-        if not hasattr(self, "_queryset"):
+        if getattr(self, "api_queryset", None) is None:
             try:
                 type_parameter = self.request.GET.get("type")
                 models = page_models_from_string(type_parameter) if type_parameter else ()
@@ -83,8 +71,8 @@ class PagesAPIViewSet(
             queryset = queryset.select_related("locale")
             if issubclass(queryset.model, DigestPage):
                 queryset = queryset.select_related("paper")
-            self._queryset = queryset
-        return self._queryset
+            self.api_queryset = queryset
+        return self.api_queryset
 
     def get_serializer_context(self):
         """Wagtail's context, with the public pages behind `meta.parent` built only if asked for.
@@ -115,42 +103,26 @@ class PagesAPIViewSet(
         return None
 
     def paginate_queryset(self, queryset):
-        pages = list(super().paginate_queryset(counted_by(queryset, self.count_queryset(queryset))))
+        pages = list(super().paginate_queryset(queryset))
         self.prefetch_for_serializer(pages)
         return pages
 
-    def count_queryset(self, queryset: QuerySet) -> QuerySet:
-        """The listing's pages, read from Wagtail's page table alone when they can be.
-
-        A typed listing joins every page to its type's own table, even to count them. When
-        the request filters on page-table columns only, the page's content type tells its type
-        as well (Wagtail gives every page of a type a row in that type's table). PostgreSQL
-        counts `.type()`, Wagtail's own spelling of it, from one index (migration 0006): at
-        5,000 digests per language 4.5 -> 1.7 ms. SQLite's planner would take the content
-        type's own index for that and read the digests of every language (1.3 -> 2.8 ms); the
-        same test spelled `content_type_id + 0`, which no index serves, keeps it on the
-        locale's index: 1.8 -> 1.1 ms against the join.
-        """
-        model = queryset.model
-        if model is Page or not set(self.request.GET) <= PAGE_TABLE_PARAMETERS:
-            return queryset
-        pages = public_pages(self.request)
-        if connection.vendor == "postgresql":
-            pages = pages.type(model)
-        else:
-            pages = pages.alias(_type=F("content_type_id") + 0).filter(
-                _type__in=page_content_type_ids(model)
-            )
-        return LocaleFilter().filter_queryset(self.request, pages, self)
-
-    def lists_as_anyone(self) -> bool:
-        return lists_as_anyone(self.request)
+    def depends_on_requester(self) -> bool:
+        return depends_on_requester(self.request)
 
     def get_object(self):
-        if not hasattr(self, "_cached_object"):
-            page = super().get_object()
-            self.prefetch_for_serializer([page])
-        return self._cached_object.specific
+        """The specific page with the relations its fields show loaded, once per request.
+
+        Wagtail's get_object reads the page, then `.specific` reads it again without its
+        locale (and a digest without its paper), which the fields then read one by one.
+        """
+        if getattr(self, "api_object", None) is None:
+            page = super(WagtailPagesAPIViewSet, self).get_object()  # the public page, by id
+            model = page.specific_class or type(page)
+            related = ["locale", "paper"] if issubclass(model, DigestPage) else ["locale"]
+            self.api_object = model.objects.select_related(*related).get(pk=page.pk)
+            self.prefetch_for_serializer([self.api_object])
+        return self.api_object
 
     def requested_fields(self) -> set[str]:
         return set(self.get_serializer_class().Meta.fields)
@@ -168,17 +140,6 @@ class PagesAPIViewSet(
             attach_topics(digests, public=public_page_condition(self.request))
         if topics and "digests" in fields:
             attach_digests(topics, public=public_page_condition(self.request))
-
-
-def page_content_type_ids(model: type[Page]) -> list[int]:
-    """The content types of `model` and its subclasses: the pages `.type(model)` selects.
-
-    Not kept here: ContentType's own cache holds them, and is cleared with the table.
-    """
-    models = [page_model for page_model in get_page_models() if issubclass(page_model, model)]
-    return [
-        content_type.pk for content_type in ContentType.objects.get_for_models(*models).values()
-    ]
 
 
 def split_language_prefix(html_path: str) -> tuple[str, str]:

@@ -8,8 +8,3 @@ class OpsConfig(AppConfig):
     name = "cms.ops"
     label = "ops"
     verbose_name = _("Operations")
-
-    def ready(self) -> None:
-        from . import frontend_cache
-
-        frontend_cache.connect_signal_handlers()

@@ -1,11 +1,11 @@
 """The `papers` API endpoint: shared paper metadata, the same for both languages."""
 
 from wagtail.api.v2.filters import OrderingFilter
+from wagtail.api.v2.serializers import BaseSerializer
 from wagtail.api.v2.views import BaseAPIViewSet
 
 from cms.api_http import CacheControlMixin, CompactJSONMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
-from cms.api_serializers import BaseSerializer, ReusedSerializerClassMixin
 
 from .cite import CitationNegotiationMixin
 from .models import Paper
@@ -17,7 +17,6 @@ class PapersAPIViewSet(
     CacheControlMixin,
     CompactJSONMixin,
     StrictQueryParametersMixin,
-    ReusedSerializerClassMixin,
     BaseAPIViewSet,
 ):
     base_serializer_class = BaseSerializer

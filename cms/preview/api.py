@@ -12,7 +12,7 @@ from django.core.signing import BadSignature, SignatureExpired
 from django.http import Http404
 from django.utils.translation import gettext as _
 from rest_framework.response import Response
-from wagtail.api.v2.utils import BadRequestError, parse_fields_parameter
+from wagtail.api.v2.utils import BadRequestError
 from wagtail.api.v2.views import PagesAPIViewSet
 from wagtail.models import Page
 from wagtail_headless_preview.models import HeadlessPreviewMixin, PagePreview
@@ -29,6 +29,9 @@ class PagePreviewAPIViewSet(PagesAPIViewSet):
     known_query_parameters = PagesAPIViewSet.known_query_parameters.union(["content_type", "token"])
 
     def listing_view(self, request):
+        # Serialized as a detail (Wagtail's get_serializer_class reads the action): the
+        # preview's own type, with detail fields.
+        self.action = "detail_view"
         return self.detail_view(request, pk=None)
 
     def detail_view(self, request, pk):
@@ -44,12 +47,12 @@ class PagePreviewAPIViewSet(PagesAPIViewSet):
         return super().handle_exception(exc)
 
     def get_object(self) -> Page:
-        if not hasattr(self, "_cached_object"):
-            self._cached_object = self._page_from_token()
-        return self._cached_object
+        if getattr(self, "preview_page", None) is None:
+            self.preview_page = self.page_from_token()
+        return self.preview_page
 
-    def _page_from_token(self) -> Page:
-        model = self._preview_model()
+    def page_from_token(self) -> Page:
+        model = self.preview_model()
         token = self.request.GET.get("token", "")
         if not token:
             raise BadRequestError(_("the 'token' parameter is required"))
@@ -72,7 +75,7 @@ class PagePreviewAPIViewSet(PagesAPIViewSet):
             page.pk = 0
         return page
 
-    def _preview_model(self) -> type[HeadlessPreviewMixin]:
+    def preview_model(self) -> type[HeadlessPreviewMixin]:
         label = self.request.GET.get("content_type", "")
         app_label, _dot, model_name = label.partition(".")
         content_type = ContentType.objects.filter(
@@ -86,17 +89,3 @@ class PagePreviewAPIViewSet(PagesAPIViewSet):
                 % {"example": "digests.digestpage", "value": label}
             )
         return model
-
-    def get_serializer_class(self):
-        # Unlike the pages listing, always serialize the preview's own type with detail fields.
-        try:
-            fields = self.request.GET.get("fields")
-            fields_config = parse_fields_parameter(fields) if fields else []
-        except ValueError as error:
-            raise BadRequestError(_("fields error: %s") % error) from error
-        return self._get_serializer_class(
-            self.request.wagtailapi_router,
-            type(self.get_object()),
-            fields_config,
-            show_details=True,
-        )

@@ -166,7 +166,10 @@ WAGTAILDOCS_EXTENSIONS = ["csv", "docx", "key", "odt", "pdf", "pptx", "rtf", "tx
 WAGTAILAPI_BASE_URL = os.environ.get("WAGTAILAPI_BASE_URL", WAGTAILADMIN_BASE_URL)
 WAGTAILAPI_LIMIT_MAX = 100
 WAGTAILAPI_SEARCH_ENABLED = env_bool("API_SEARCH_ENABLED", True)
-API_CACHE_CONTROL = os.environ.get("API_CACHE_CONTROL", "public, max-age=60")
+# Browsers revalidate every API response; shared caches (a CDN) keep it this long, purged on
+# change (cms/api_http.py, cms/apicache/stale.py).
+API_SHARED_CACHE_SECONDS = int(os.environ.get("API_SHARED_CACHE_SECONDS", "300"))
+API_STALE_WHILE_REVALIDATE_SECONDS = int(os.environ.get("API_STALE_WHILE_REVALIDATE_SECONDS", "60"))
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
@@ -199,10 +202,6 @@ CACHES = {
 }
 API_RESPONSE_CACHE_PREFIX = "/api/"
 API_RESPONSE_CACHE_SECONDS = int(os.environ.get("API_RESPONSE_CACHE_SECONDS", "600"))
-# `fields=*` listings of digests and topics send each page's stored item, rebuilt after the writes
-# that change it (cms/apicache/representations.py). Off: every listing is built by Wagtail's
-# serializers; `manage.py refresh_api_representations` makes every stored item stale.
-API_STORED_REPRESENTATIONS = env_bool("API_STORED_REPRESENTATIONS", True)
 
 # Headless preview: the admin's preview opens the reader's /preview/ route (same origin, so a
 # root-relative URL works on any host); a separate front end sets PREVIEW_CLIENT_URL.
@@ -257,7 +256,7 @@ ADMIN_CONTENT_SECURITY_POLICY = {
 }
 WAGTAIL_GRAVATAR_PROVIDER_URL = None  # no third-party avatar requests from the admin
 
-# CDN in front of the API: purge its responses on publish/unpublish (cms/ops/frontend_cache.py).
+# CDN in front of the API: purged after every write of cms/apicache/stale.py.
 if os.environ.get("FRONTEND_CACHE_PURGE_URL"):
     WAGTAILFRONTENDCACHE = {
         "default": {

@@ -1,11 +1,9 @@
-"""Keep cached and stored API responses honest about `translation_status`.
+"""wagtail-localize's writes behind a page's `translation_status`, as writes to those pages.
 
-The API cache (cms.apicache) is invalidated by publishing; but a page's translation status also
-changes when its translation is synced (TranslationSource re-extracted), a translator saves a
-segment, a translation is created, enabled or disabled (which languages have translation
-statuses at all), or the translator behind the latest segment changes their name, none of
-which publishes anything. Each bumps the content version and makes the stored items of the
-pages it concerns stale (cms.apicache.staleness).
+A page's translation status changes when its translation is synced (TranslationSource
+re-extracted), a translator saves a segment, a translation is created, enabled or disabled, or
+the translator behind the latest segment changes their name, none of which publishes anything.
+Each is recorded as a TRANSLATION write of the pages it concerns (cms.apicache.stale).
 """
 
 from django.contrib.auth import get_user_model
@@ -18,16 +16,14 @@ from wagtail_localize.models import (
     TranslationSource,
 )
 
-from cms.apicache.staleness import invalidate_where
-from cms.apicache.version import bump_content_version
+from cms.apicache.stale import TRANSLATION, Write, record
 
 # The user fields a translation status shows (as the translator's public name).
 NAME_FIELDS = frozenset({"first_name", "last_name"})
 
 
 def _pages_of(condition: Q) -> None:
-    bump_content_version()
-    invalidate_where(condition)
+    record(Write(TRANSLATION, pages=condition))
 
 
 def _source_changed(sender, instance: TranslationSource, raw=False, **kwargs) -> None:

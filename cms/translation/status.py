@@ -24,8 +24,6 @@ from django.utils.dateparse import parse_datetime
 from wagtail.models import Page, PageLogEntry
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
 
-from cms.apicache.version import per_content_version
-
 # Summary states, most urgent first; a front end badges anything but "up_to_date".
 OUT_OF_DATE = "out_of_date"
 INCOMPLETE = "incomplete"
@@ -260,13 +258,11 @@ def translation_statuses(pages: Iterable[Page]) -> dict[int, TranslationStatus]:
     return statuses
 
 
-@per_content_version
 def translation_target_languages() -> frozenset[str]:
     """The language codes pages are translated into (enabled translations' target locales).
 
     A page in any other language has no translation status, so a listing of such pages needs
-    no status query. Creating, enabling or disabling a translation bumps the content version
-    (cms.translation.signals).
+    no status query.
     """
     targets = Translation.objects.filter(enabled=True).values_list(
         "target_locale__language_code", flat=True

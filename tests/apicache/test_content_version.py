@@ -1,16 +1,13 @@
-"""One content version bump per transaction for bulk writers, however many changes they make;
-values read once per version."""
+"""One content version bump per transaction for bulk writers, however many changes they make."""
 
 import pytest
 from django.core.cache import cache
 
-from cms.apicache import version
 from cms.apicache.version import (
     _set_new_version,
     bump_content_version,
     current_content_version,
     one_content_version_bump,
-    per_content_version,
 )
 
 pytestmark = pytest.mark.django_db
@@ -50,29 +47,3 @@ def test_a_block_left_by_an_error_registers_none(django_capture_on_commit_callba
             raise RuntimeError("rolled back")
         bump_content_version()  # and bumps after it are registered again
     assert _bumps(callbacks) == 1
-
-
-def _counting_reader():
-    reads = []
-
-    @per_content_version
-    def value() -> int:
-        reads.append(1)
-        return len(reads)
-
-    return value, reads
-
-
-def test_a_per_version_value_is_read_once_until_the_version_changes(monkeypatch):
-    monkeypatch.setattr(version, "shares_per_version_values", lambda: True)
-    value, reads = _counting_reader()
-    assert (value(), value()) == (1, 1)
-    _set_new_version()
-    assert (value(), value()) == (2, 2)
-    value.forget()
-    assert value() == 3 and len(reads) == 3
-
-
-def test_a_per_version_value_is_read_afresh_inside_a_transaction():
-    value, _reads = _counting_reader()  # the test runs inside a transaction
-    assert (value(), value()) == (1, 2)

@@ -133,3 +133,40 @@ def test_only_anonymous_api_gets_are_cached(rf):
         middleware(rf.post("/api/v2/pages/"))
     assert calls.count("/api/v2/pages/") == 1 + 2 + 2
     assert calls.count("/admin/pages/") == 2
+
+
+@pytest.mark.parametrize("url", ["/api/v2/papers/{paper}/?fields=venue", LIST.format(locale="en")])
+def test_a_response_depends_only_on_its_request(client, digest, url):
+    """A worker thread keeps the language its previous request activated (Django does not
+    reset it): a zh-hant request, then an English one, must not get the Chinese response."""
+    from django.utils import translation
+
+    url = url.format(paper=digest.paper_id)
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content
+    cache.clear()
+    chinese = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hant").content
+    assert chinese != english  # venue names are translated
+    translation.activate("zh-hant")  # as the zh-hant request left the thread
+    try:
+        again = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    finally:
+        translation.deactivate()
+    assert again.content == english
+    assert "Accept-Language" in again["Vary"]
+
+
+def test_a_listing_that_depends_on_who_asks_is_private(client, digest, django_user_model):
+    """A signed-in reader passes a login restriction: their listing shows the private digest,
+    goes out `private`, and is neither served from nor stored in the shared response cache."""
+    from wagtail.models import PageViewRestriction
+
+    PageViewRestriction.objects.create(page=digest, restriction_type=PageViewRestriction.LOGIN)
+    anonymous = client.get(LIST.format(locale="en"))
+    assert digest.pk not in titles(client)
+    assert anonymous["Cache-Control"].startswith("public")
+    client.force_login(django_user_model.objects.create_user("reader", password="x"))
+    signed_in = client.get(LIST.format(locale="en"))
+    assert signed_in["Cache-Control"] == "private, no-cache"
+    assert digest.pk in titles(client)
+    client.logout()
+    assert digest.pk not in titles(client)

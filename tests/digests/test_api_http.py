@@ -36,12 +36,15 @@ def test_etag_changes_when_the_content_does(client):
     assert response.json()["summary"] == "A new summary."
 
 
-def test_cache_control_is_configurable(client):
-    assert client.get(PAGES_URL)["Cache-Control"] == "public, max-age=60"
-    with override_settings(API_CACHE_CONTROL="public, max-age=300, stale-while-revalidate=60"):
-        detail = client.get(f"{PAGES_URL}{digest('Odin').pk}/")
-        assert detail["Cache-Control"] == "public, max-age=300, stale-while-revalidate=60"
-    assert "Cache-Control" not in client.get(PAGES_URL, {"limit": "x"})
+def test_browsers_revalidate_every_time_and_shared_caches_keep_longer(client, settings):
+    settings.API_SHARED_CACHE_SECONDS = 900
+    settings.API_STALE_WHILE_REVALIDATE_SECONDS = 30
+    for path in (PAGES_URL, f"{PAGES_URL}{digest('Odin').pk}/", "/api/v2/papers/"):
+        response = client.get(path)
+        assert response["Cache-Control"] == "public, max-age=0, must-revalidate, s-maxage=900"
+        assert response["CDN-Cache-Control"] == "public, max-age=900, stale-while-revalidate=30"
+        assert "Accept-Language" in response["Vary"]
+    assert "public" not in client.get(PAGES_URL, {"limit": "x"}).get("Cache-Control", "")
 
 
 @override_settings(CORS_ALLOWED_ORIGINS=[FRONT_END])

@@ -36,3 +36,15 @@ def test_list_queries_do_not_grow_with_limit(api_get, params, small, large):
     assert (few_items, many_items) == (small, large)
     assert few == many
     assert many <= MAX_QUERIES
+
+
+@pytest.mark.parametrize("page_type", [DIGEST_TYPE, TOPIC_TYPE])
+@pytest.mark.parametrize("locale", ["en", "zh-hant"])
+def test_a_detail_costs_at_most_twelve_queries(api_get, client, page_type, locale):
+    listed = api_get(type=page_type, locale=locale, limit=1).json()["items"][0]
+    path = f"/api/v2/pages/{listed['id']}/"
+    client.get(path)  # warm per-process caches (site root paths, content types)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path)
+    assert response.status_code == 200 and response.json()["id"] == listed["id"]
+    assert len(queries) <= MAX_QUERIES, [query["sql"] for query in queries]

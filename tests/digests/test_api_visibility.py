@@ -2,8 +2,6 @@
 unpublished pages or translations, nor pages below an unpublished topic - in any view."""
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from wagtail.models import Locale, PageViewRestriction
 
 from cms.digests.models import DigestPage
@@ -175,18 +173,13 @@ def _hide_one_of_each_kind() -> None:
     digest("Odin").create_alias(parent=second, update_slug="odin-again")
 
 
-@pytest.mark.parametrize("fields", ["title", "*"], ids=["built", "stored"])
+@pytest.mark.parametrize("fields", ["title", "*"])
 @pytest.mark.parametrize("page_type", [DIGEST_TYPE, TOPIC_TYPE])
 @pytest.mark.parametrize("language", ["en", "zh-hant"])
 def test_a_typed_listing_counts_what_it_lists(api_get, page_type, language, fields):
-    """A typed listing is counted from the page table alone (PagesAPIViewSet.count_queryset):
-    the count must agree with the pages listed, whatever is hidden around them."""
+    """The count must agree with the pages listed, whatever is hidden around them."""
     _hide_one_of_each_kind()
-    with CaptureQueriesContext(connection) as queries:
-        body = api_get(PAGES_URL, type=page_type, locale=language, limit=100, fields=fields)
-    body = body.json()
+    body = api_get(PAGES_URL, type=page_type, locale=language, limit=100, fields=fields).json()
     assert body["meta"]["total_count"] == len(body["items"]) > 0
-    (count,) = [q["sql"] for q in queries if q["sql"].startswith("SELECT COUNT(")]
-    assert "digests_" not in count.split(" WHERE ")[0], count  # no join to the type's table
     searched = api_get(PAGES_URL, type=page_type, locale=language, search="a", limit=100).json()
     assert searched["meta"]["total_count"] == len(searched["items"])

@@ -149,27 +149,25 @@ def status_queries(client, limit: int, fields: str, locale: str = "zh-hant") -> 
     return len(captured)
 
 
-def test_a_listing_of_the_source_language_needs_no_status_query(client, shared_per_version):
-    status_queries(client, 1, "translation_status", "en")  # per-version facts, read once
+def test_a_listing_of_the_source_language_needs_no_status_query(client):
+    """Only the target languages are read (one query), whatever the limit."""
+    status_queries(client, 1, "translation_status", "en")  # warm Wagtail's site root paths
     for limit in (3, 20):
         with_status = status_queries(client, limit, "translation_status", "en")
-        assert with_status == status_queries(client, limit, "-translation_status", "en")
+        assert with_status == status_queries(client, limit, "-translation_status", "en") + 1
 
 
-def test_target_languages_are_read_again_when_a_translation_is_created(
-    shared_per_version, django_capture_on_commit_callbacks
-):
+def test_target_languages_are_read_again_when_a_translation_is_created():
     assert translation_target_languages() == {"zh-hant"}
     source = Translation.objects.first().source
     english = Locale.objects.get(language_code="en")
-    with django_capture_on_commit_callbacks(execute=True):
-        Translation.objects.create(source=source, target_locale=english)
+    Translation.objects.create(source=source, target_locale=english)
     assert translation_target_languages() == {"zh-hant", "en"}
 
 
-def test_translation_status_costs_the_same_queries_for_any_limit(client, shared_per_version):
+def test_translation_status_costs_the_same_queries_for_any_limit(client):
     """The field is batched: its extra queries do not grow with the page of results."""
-    status_queries(client, 1, "translation_status")  # per-version facts, read once
+    status_queries(client, 1, "translation_status")  # warm Wagtail's site root paths
 
     def queries(limit, fields):
         params = {"type": "digests.DigestPage", "locale": "zh-hant", "limit": limit}
@@ -185,7 +183,7 @@ def test_translation_status_costs_the_same_queries_for_any_limit(client, shared_
     def extra(limit):
         return queries(limit, "translation_status") - queries(limit, "-translation_status")
 
-    assert extra(3) == extra(20) <= 1
+    assert extra(3) == extra(20) <= 2  # the target languages, the statuses
 
 
 def test_report_is_for_translators_and_editors_only(client, django_user_model):

@@ -1,0 +1,241 @@
+"""The one map of what a write makes stale, and the one place that acts on it.
+
+Every kind of write the public API can show is a `Write`; `REACH` says which pages' API views it
+changes; `changed_urls(write)` turns that into the API URLs to purge; `record(write)` drives
+every cache layer from it:
+
+- the response cache (cms.apicache.middleware) is keyed on the content version, so every write
+  bumps the version once its transaction commits and no cached response survives it;
+- a CDN in WAGTAILFRONTENDCACHE gets `changed_urls(write)` as one PurgeBatch after the commit
+  (computed before it: a deleted page's parent and translations must still be readable).
+
+The receivers below turn Wagtail's, Django's and our own signals into writes; wagtail-localize's
+rows send theirs from cms.translation.signals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+from django.conf import settings
+from django.db.models import Q
+from django.db.models.signals import post_delete, post_save
+from django.urls import reverse
+from wagtail.models import Locale, Page, PageViewRestriction, Site
+from wagtail.signals import page_published, page_unpublished, post_page_move
+
+from cms.ops.frontend_cache import purge_after_commit
+
+from .version import bump_content_version
+
+PUBLISH = "publish"
+UNPUBLISH = "unpublish"
+MOVE = "move"
+DELETE = "delete"
+PRIVACY = "privacy"
+PAPER = "paper"  # an editor's save of a paper, its authors, affiliations or links
+PAPERS_SYNCED = "papers_changed"  # the sync worker's batched writes
+TRANSLATION = "translation"  # wagtail-localize rows behind a page's translation_status
+SITE = "site"
+LOCALE = "locale"
+EVERYTHING = "everything"  # a bulk writer's batch (see `batched`)
+
+# Which pages' API views a write changes, beside the pages it names. A page's detail and list
+# item show the page, its parent topic, its children (a topic lists its digests), its paper, its
+# translation status and its URL (every ancestor's slug).
+PAGE = frozenset({"page", "translations", "parent", "descendants"})
+REACH: dict[str, frozenset[str]] = {
+    PUBLISH: PAGE,
+    UNPUBLISH: PAGE,
+    MOVE: PAGE | {"old parent"},
+    DELETE: frozenset({"page", "translations", "parent"}),  # its descendants send their own
+    PRIVACY: PAGE,
+    PAPER: frozenset({"papers", "digests of papers"}),
+    PAPERS_SYNCED: frozenset({"papers", "digests of papers"}),
+    TRANSLATION: frozenset({"page"}),
+    SITE: frozenset({"everything"}),
+    LOCALE: frozenset({"everything"}),
+    EVERYTHING: frozenset({"everything"}),
+}
+
+
+@dataclass(frozen=True)
+class Write:
+    """One write: its kind, the page or pages it wrote, the papers it wrote."""
+
+    kind: str
+    page: Page | None = None
+    pages: Q | None = None  # TRANSLATION: the translated pages, as a condition
+    paper_ids: frozenset[int] = field(default_factory=frozenset)
+    old_parent_id: int | None = None
+
+
+def stale_page_ids(write: Write) -> set[int] | None:
+    """The ids of the pages whose API views `write` changes (None: every page)."""
+    reach = REACH[write.kind]
+    if "everything" in reach:
+        return None
+    condition = Q(pk__in=[])
+    page = write.page
+    if page is not None:
+        if "translations" in reach:
+            condition |= Q(translation_key=page.translation_key)
+        if "parent" in reach and page.depth > 1:
+            condition |= Q(path=page.path[: -page.steplen])
+        if "descendants" in reach:
+            condition |= Q(path__startswith=page.path)
+    if "old parent" in reach and write.old_parent_id is not None:
+        condition |= Q(pk=write.old_parent_id)
+    if write.pages is not None:
+        condition |= write.pages
+    if "digests of papers" in reach:
+        from cms.digests.models import DigestPage
+
+        condition |= Q(pk__in=DigestPage.objects.filter(paper_id__in=write.paper_ids).values("pk"))
+    ids = set(Page.objects.filter(condition).values_list("pk", flat=True))
+    if page is not None and "page" in reach:
+        ids.add(page.pk)  # a deleted page's row is gone, its URL is not
+    return ids
+
+
+def listing_paths() -> list[str]:
+    """The page listings front ends read (API_CACHE_PURGE_LIST_QUERIES), per content language."""
+    listing = reverse("wagtailapi:pages:listing")
+    paths = []
+    for query in settings.API_CACHE_PURGE_LIST_QUERIES:
+        codes = (
+            Locale.objects.values_list("language_code", flat=True) if "{locale}" in query else [""]
+        )
+        paths += [f"{listing}?{query.format(locale=code)}" if query else listing for code in codes]
+    return list(dict.fromkeys(paths))
+
+
+def changed_urls(write: Write) -> list[str]:
+    """The absolute API URLs (on WAGTAILAPI_BASE_URL) whose responses `write` makes stale.
+
+    Exact URLs only: a CDN purges by URL, so other query strings of the same endpoints expire
+    after their shared-cache lifetime (README, "Caching").
+    """
+    from cms.papers.models import Paper
+
+    page_ids = stale_page_ids(write)
+    paper_ids = write.paper_ids
+    if page_ids is None:
+        page_ids = set(Page.objects.filter(depth__gt=1).values_list("pk", flat=True))
+        paper_ids = frozenset(Paper.objects.values_list("pk", flat=True))
+    else:
+        # A digest's paper is public (and citable) only while a live, public digest shows it.
+        from cms.digests.models import DigestPage
+
+        shown = DigestPage.objects.filter(pk__in=page_ids).values_list("paper_id", flat=True)
+        paper_ids = {*paper_ids, *shown, getattr(write.page, "paper_id", None)} - {None}
+    paths = [reverse("wagtailapi:pages:detail", args=[pk]) for pk in sorted(page_ids)]
+    paths += listing_paths()
+    if paper_ids:
+        from cms.papers.cite import cite_paths
+
+        paths.append(reverse("wagtailapi:papers:listing"))
+        for pk in sorted(paper_ids):
+            paths += [reverse("wagtailapi:papers:detail", args=[pk]), *cite_paths(pk)]
+    base = settings.WAGTAILAPI_BASE_URL
+    return [urljoin(base, path) for path in dict.fromkeys(paths)]
+
+
+_batch: ContextVar[list[Write] | None] = ContextVar("stale_batch", default=None)
+
+
+def record(write: Write) -> None:
+    """Make what `write` changed stale in every layer, once its transaction commits."""
+    batch = _batch.get()
+    if batch is not None:
+        batch.append(write)
+        return
+    bump_content_version()
+    if getattr(settings, "WAGTAILFRONTENDCACHE", None):
+        purge_after_commit(changed_urls(write))
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """For bulk writers (an import publishes thousands of pages): the writes inside the block
+    are recorded as one write to everything when it ends, instead of one by one. Use it inside
+    the writer's transaction; a block left by an exception records nothing (it rolls back)."""
+    token = _batch.set([])
+    try:
+        yield
+        writes = _batch.get()
+    finally:
+        _batch.reset(token)
+    if writes:
+        record(Write(EVERYTHING))
+
+
+# -- receivers: signals -> writes --------------------------------------------------------------
+
+
+def _published(sender, instance: Page, **kwargs) -> None:
+    record(Write(PUBLISH, page=instance))
+
+
+def _unpublished(sender, instance: Page, **kwargs) -> None:
+    record(Write(UNPUBLISH, page=instance))
+
+
+def _moved(sender, instance: Page, parent_page_before: Page, **kwargs) -> None:
+    moved = Page.objects.get(pk=instance.pk)  # the signal's instance may hold the old path
+    record(Write(MOVE, page=moved, old_parent_id=parent_page_before.pk))
+
+
+def _deleted(sender, instance, **kwargs) -> None:
+    if isinstance(instance, Page):  # every Page subclass is its own sender
+        record(Write(DELETE, page=instance))
+
+
+def _privacy(sender, instance: PageViewRestriction, raw: bool = False, **kwargs) -> None:
+    if raw:
+        return
+    page = Page.objects.filter(pk=instance.page_id).first()
+    if page is not None:  # else the page's own deletion is the write
+        record(Write(PRIVACY, page=page))
+
+
+def _paper(sender, instance, raw: bool = False, **kwargs) -> None:
+    if not raw:
+        paper_id = getattr(instance, "paper_id", instance.pk)
+        record(Write(PAPER, paper_ids=frozenset([paper_id])))
+
+
+def _papers_synced(sender, paper_ids: Iterable[int], **kwargs) -> None:
+    record(Write(PAPERS_SYNCED, paper_ids=frozenset(paper_ids)))
+
+
+def _site(sender, raw: bool = False, **kwargs) -> None:
+    if not raw:
+        record(Write(SITE))
+
+
+def _locale(sender, raw: bool = False, **kwargs) -> None:
+    if not raw:
+        record(Write(LOCALE))
+
+
+def connect() -> None:
+    from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
+    from cms.papers.signals import papers_changed
+
+    page_published.connect(_published, dispatch_uid="stale-publish")
+    page_unpublished.connect(_unpublished, dispatch_uid="stale-unpublish")
+    post_page_move.connect(_moved, dispatch_uid="stale-move")
+    post_delete.connect(_deleted, dispatch_uid="stale-delete")
+    papers_changed.connect(_papers_synced, dispatch_uid="stale-papers-changed")
+    receivers = [(PageViewRestriction, _privacy), (Site, _site), (Locale, _locale)]
+    receivers += [(model, _paper) for model in (Paper, PaperAuthor, PaperAffiliation, PaperLink)]
+    for model, receiver in receivers:
+        for signal in (post_save, post_delete):
+            signal.connect(
+                receiver, sender=model, dispatch_uid=f"stale-{model.__name__}-{id(signal)}"
+            )
