@@ -9,7 +9,6 @@ keeps one unprefixed address (cms.reader.locale_middleware decides their languag
 
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
-from django.contrib import admin
 from django.urls import include, path
 from wagtail.admin import urls as wagtailadmin_urls
 from wagtail.documents import urls as wagtaildocs_urls
@@ -19,7 +18,6 @@ from cms.api_schema.views import openapi_schema
 from cms.reader.views import preview_shell
 
 urlpatterns = [
-    path("django-admin/", admin.site.urls),
     path("admin/", include(wagtailadmin_urls)),
     path("documents/", include(wagtaildocs_urls)),
     path("api/v2/schema/", openapi_schema, name="api-schema"),
