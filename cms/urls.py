@@ -17,6 +17,9 @@ from cms.api import api_router
 from cms.api_schema.views import openapi_schema
 from cms.reader.views import preview_shell
 
+# JSON under /api/, the reader's page elsewhere (cms/not_found.py).
+handler404 = "cms.not_found.page_not_found"
+
 urlpatterns = [
     path("admin/", include(wagtailadmin_urls)),
     path("documents/", include(wagtaildocs_urls)),
