@@ -244,7 +244,9 @@ REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "1"))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_RESET_ON_SUCCESS = True
+# A successful login does not clear the failures: with it, one valid account would let its
+# holder reset the count of the address it shares with the user name being guessed.
+AXES_RESET_ON_SUCCESS = False
 AXES_CLIENT_IP_CALLABLE = "cms.ops.client_address.client_address"
 AXES_ENABLE_ADMIN = False  # no Django admin here; the Wagtail admin shows the lockouts
 

@@ -73,6 +73,22 @@ def test_the_address_stays_locked_for_other_user_names(client, editor, settings)
     assert not is_logged_in(client)
 
 
+def test_a_colleague_s_login_from_the_same_address_does_not_reset_the_count(
+    client, editor, settings
+):
+    get_user_model().objects.create_user("colleague", password="colleague-pw", is_staff=True)
+    for round_ in range(3):
+        for n in range(settings.AXES_FAILURE_LIMIT - 2):
+            log_in(client, "editor", f"guess-{round_}-{n}")
+        log_in(client, "colleague", "colleague-pw")
+        client.logout()
+
+    response = log_in(client, "editor", PASSWORD)
+
+    assert response.status_code == 429
+    assert not is_logged_in(client)
+
+
 def test_a_forged_forwarded_for_does_not_escape_the_lockout(client, editor, settings):
     """Behind one trusted proxy, a client that reaches gunicorn directly is its own address."""
     settings.TRUSTED_PROXY_COUNT = 1
