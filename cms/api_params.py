@@ -98,9 +98,31 @@ class StrictFieldsFilter(BaseFilterBackend):
         return queryset
 
 
+def reject_unknown_parameters(params: Mapping[str, str], allowed: frozenset[str]) -> None:
+    """A 400 naming every parameter outside `allowed` (Wagtail checks only its listings)."""
+    unknown = sorted(set(params) - allowed)
+    if unknown:
+        raise BadRequestError(
+            _("query parameter is not an operation or a recognised field: %(names)s")
+            % {"names": ", ".join(unknown)}
+        )
+
+
 class StrictQueryParametersMixin:
-    """For Wagtail API viewsets: validate the query string before any filter runs."""
+    """For Wagtail API viewsets: validate the query string before any filter runs.
+
+    Wagtail's listing view rejects unknown parameters; its detail and find views ignore them
+    though they run the same filters (DRF's get_object filters the queryset), so here they get
+    the listing's own check.
+    """
+
+    detail_query_parameters = frozenset({"fields", "format", "rich_text_format", "_"})
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         validate_query_parameters(request.GET)
+        action = getattr(self, "action", None)
+        if action == "find_view":  # find/ also takes the page's address
+            self.known_query_parameters = self.known_query_parameters | {"html_path"}
+        if action in ("detail_view", "find_view"):
+            self.check_query_parameters(self.get_queryset())

@@ -9,7 +9,6 @@ keeps one unprefixed address (cms.reader.locale_middleware decides their languag
 
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
-from django.contrib import admin
 from django.urls import include, path
 from django.views.decorators.cache import cache_control
 from wagtail.admin import urls as wagtailadmin_urls
@@ -22,8 +21,10 @@ from cms.digests.feeds import DigestFeed
 from cms.digests.sitemap import robots_txt, sitemaps
 from cms.reader.views import preview_shell
 
+# JSON under /api/, the reader's page elsewhere (cms/not_found.py).
+handler404 = "cms.not_found.page_not_found"
+
 urlpatterns = [
-    path("django-admin/", admin.site.urls),
     path("admin/", include(wagtailadmin_urls)),
     path("documents/", include(wagtaildocs_urls)),
     path("api/v2/schema/", openapi_schema, name="api-schema"),

@@ -30,6 +30,12 @@ def schema_dict() -> dict[str, Any]:
 @require_safe
 def openapi_schema(request: HttpRequest) -> HttpResponse:
     """The file as shipped; `?format=json` for tools that do not read YAML."""
+    unknown = sorted(set(request.GET) - {"format"})
+    if unknown:
+        return JsonResponse(
+            {"message": _("unknown query parameter: %(names)s") % {"names": ", ".join(unknown)}},
+            status=400,
+        )
     output = request.GET.get("format", "yaml")
     if output not in FORMATS:
         return JsonResponse({"message": _("format must be yaml or json")}, status=400)

@@ -87,7 +87,11 @@ def stale_page_ids(write: Write) -> set[int] | None:
         if "parent" in reach and page.depth > 1:
             condition |= Q(path=page.path[: -page.steplen])
         if "descendants" in reach:
+            subtree = Page.objects.filter(path__startswith=page.path)
             condition |= Q(path__startswith=page.path)
+            if "translations" in reach:
+                # A translation's status names its source only while the source is public.
+                condition |= Q(translation_key__in=subtree.values("translation_key"))
     if "old parent" in reach and write.old_parent_id is not None:
         condition |= Q(pk=write.old_parent_id)
     if write.pages is not None:

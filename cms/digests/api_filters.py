@@ -29,18 +29,26 @@ class LocaleFilter(BaseFilterBackend):
     """
 
     def filter_queryset(self, request, queryset, view):
-        code = request.GET.get("locale")
+        code = requested_language(request)
         if code is None:
             return queryset
-        known = [language for language, _label in get_content_languages().items()]
-        if code not in known:
-            raise BadRequestError(
-                _("locale %(code)r is not one of: %(known)s")
-                % {"code": code, "known": ", ".join(known)}
-            )
         # Wagtail's filters mark a `child_of` queryset to refuse `descendant_of` with it; that
         # check has run by now (DescendantOfFilter comes first), so the mark is not carried on.
         return queryset.filter(locale__language_code=code)
+
+
+def requested_language(request) -> str | None:
+    """The `locale` parameter, checked against the content languages (a 400 naming it)."""
+    code = request.GET.get("locale")
+    if code is None:
+        return None
+    known = [language for language, _label in get_content_languages().items()]
+    if code not in known:
+        raise BadRequestError(
+            _("locale %(code)r is not one of: %(known)s")
+            % {"code": code, "known": ", ".join(known)}
+        )
+    return code
 
 
 class SubstringSearchFilter(BaseFilterBackend):
@@ -51,26 +59,38 @@ class SubstringSearchFilter(BaseFilterBackend):
     """
 
     def filter_queryset(self, request, queryset, view):
-        if "search" not in request.GET:
+        search = requested_search(request)
+        if search is None:
             return queryset
-        if not getattr(settings, "WAGTAILAPI_SEARCH_ENABLED", True):
-            raise BadRequestError(_("search is disabled"))
-        query = request.GET["search"]
-        if len(query) > MAX_SEARCH_LENGTH:
-            raise BadRequestError(
-                _("search must be at most %(max)d characters") % {"max": MAX_SEARCH_LENGTH}
-            )
-        operator = request.GET.get("search_operator", "and")
-        if operator not in SEARCH_OPERATORS:
-            raise BadRequestError(_("search_operator must be 'and' or 'or'"))
-        terms = search_terms(query)
-        if len(terms) > MAX_SEARCH_TERMS:
-            raise BadRequestError(
-                _("search must have at most %(max)d words") % {"max": MAX_SEARCH_TERMS}
-            )
+        terms, operator = search
         if not terms:
             return queryset.none()
         return filter_by_search_text(queryset, search_text_condition(terms, operator=operator))
+
+
+def requested_search(request) -> tuple[list[str], str] | None:
+    """`search` and `search_operator`, checked: (terms, operator), or None without `search`.
+
+    Every bad value is a 400 naming the parameter; the pages and papers endpoints share it.
+    """
+    if "search" not in request.GET:
+        return None
+    if not getattr(settings, "WAGTAILAPI_SEARCH_ENABLED", True):
+        raise BadRequestError(_("search is disabled"))
+    query = request.GET["search"]
+    if len(query) > MAX_SEARCH_LENGTH:
+        raise BadRequestError(
+            _("search must be at most %(max)d characters") % {"max": MAX_SEARCH_LENGTH}
+        )
+    operator = request.GET.get("search_operator", "and")
+    if operator not in SEARCH_OPERATORS:
+        raise BadRequestError(_("search_operator must be 'and' or 'or'"))
+    terms = search_terms(query)
+    if len(terms) > MAX_SEARCH_TERMS:
+        raise BadRequestError(
+            _("search must have at most %(max)d words") % {"max": MAX_SEARCH_TERMS}
+        )
+    return terms, operator
 
 
 def filter_by_search_text(queryset: QuerySet, condition: Q) -> QuerySet:

@@ -7,8 +7,26 @@ the image chooser and the code itself stay synchronized.
 from django.utils.translation import gettext_lazy as _
 from wagtail import blocks
 from wagtail.images.blocks import ImageChooserBlock
+from wagtail.rich_text import RichText
+
+from .rich_text import clean_rich_text
 
 PARAGRAPH_FEATURES = ["bold", "italic", "link", "ol", "ul", "code", "superscript", "subscript"]
+
+
+class SanitizedRichTextBlock(blocks.RichTextBlock):
+    """Rich text whose stored HTML is cleaned (cms.digests.rich_text) for the API and the editor.
+
+    The stored value is left as it is: cleaning on the way out protects every reader of the
+    API whatever wrote the row, and an editor's next save stores the cleaned HTML.
+    """
+
+    def get_api_representation(self, value, context=None):
+        cleaned = RichText(clean_rich_text(value.source)) if value is not None else value
+        return super().get_api_representation(cleaned, context)
+
+    def value_for_form(self, value):
+        return clean_rich_text(super().value_for_form(value))
 
 
 class HeadingBlock(blocks.StructBlock):
@@ -102,7 +120,7 @@ class EquationBlock(blocks.StructBlock):
 
 class BaseStreamBlock(blocks.StreamBlock):
     heading = HeadingBlock()
-    paragraph = blocks.RichTextBlock(
+    paragraph = SanitizedRichTextBlock(
         label=_("Paragraph"), features=PARAGRAPH_FEATURES, icon="pilcrow"
     )
     figure = FigureBlock()
@@ -116,7 +134,7 @@ class CommentaryStreamBlock(blocks.StreamBlock):
     """A topic's commentary: prose around the comparison table."""
 
     heading = HeadingBlock()
-    paragraph = blocks.RichTextBlock(
+    paragraph = SanitizedRichTextBlock(
         label=_("Paragraph"), features=PARAGRAPH_FEATURES, icon="pilcrow"
     )
     table = DataTableBlock()

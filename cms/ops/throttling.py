@@ -8,6 +8,8 @@ from rest_framework.exceptions import Throttled
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle
 
+from .client_address import client_address
+
 API_PATH_PREFIX = "/api/"
 
 
@@ -17,8 +19,12 @@ class AnonymousAPIThrottle(AnonRateThrottle):
     Rates are read per request (DRF binds them at import) so a deployment, and the tests, can
     change `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["anon"]`; None switches the limit off.
     Every request is counted by address: the middleware below runs before authentication, and a
-    credential the client merely claims must not buy it a bigger budget.
+    credential the client merely claims must not buy it a bigger budget. The address is the
+    one the login lockout uses too (cms.ops.client_address), never a header the client sets.
     """
+
+    def get_ident(self, request: HttpRequest) -> str:
+        return client_address(request)
 
     def get_rate(self) -> str | None:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)

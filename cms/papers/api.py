@@ -1,4 +1,8 @@
-"""The `papers` API endpoint: shared paper metadata, the same for both languages."""
+"""The `papers` API endpoint: shared paper metadata, the same for both languages.
+
+A paper is shown only while a live, public digest shows it (`?locale=` narrows that to the
+digests of one language): see cms.papers.selectors.papers_on_public_pages.
+"""
 
 from wagtail.api.v2.filters import OrderingFilter
 from wagtail.api.v2.serializers import BaseSerializer
@@ -6,10 +10,12 @@ from wagtail.api.v2.views import BaseAPIViewSet
 
 from cms.api_http import CacheControlMixin, CompactJSONMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
+from cms.digests.api_filters import requested_language
 
+from .api_filters import PaperSearchFilter
 from .cite import CitationNegotiationMixin
 from .models import Paper
-from .selectors import attach_paper_parts
+from .selectors import attach_paper_parts, papers_on_public_pages
 
 
 class PapersAPIViewSet(
@@ -22,7 +28,8 @@ class PapersAPIViewSet(
     base_serializer_class = BaseSerializer
     model = Paper
     name = "papers"
-    filter_backends = [StrictFieldsFilter, OrderingFilter]
+    filter_backends = [StrictFieldsFilter, PaperSearchFilter, OrderingFilter]
+    known_query_parameters = BaseAPIViewSet.known_query_parameters.union(["locale"])
     body_fields = [*BaseAPIViewSet.body_fields, "title", "venue", "year", "track", "doi"]
     listing_default_fields = [
         *BaseAPIViewSet.listing_default_fields,
@@ -33,7 +40,12 @@ class PapersAPIViewSet(
     ]
 
     def get_queryset(self):
-        return Paper.objects.order_by("id")
+        """Only papers that a live, public digest shows, in the `locale` language if given."""
+        if not hasattr(self, "_queryset"):
+            language = requested_language(self.request)
+            queryset = papers_on_public_pages(self.request, language=language)
+            self._queryset = queryset.order_by("id")
+        return self._queryset
 
     def paginate_queryset(self, queryset):
         papers = list(super().paginate_queryset(queryset))

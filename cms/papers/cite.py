@@ -11,7 +11,6 @@ paper known only to a draft or a private page is a 404 here as everywhere else i
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
@@ -21,12 +20,10 @@ from django.views.decorators.http import require_safe
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
 from cms.api_http import add_cache_control
-from cms.digests.models import DigestPage
-from cms.digests.visibility import public_pages
 
 from . import citations
 from .models import Paper
-from .selectors import attach_paper_parts
+from .selectors import attach_paper_parts, papers_on_public_pages
 
 CITE_PARAMETERS = ("format", "style")
 
@@ -62,8 +59,7 @@ def check_style(value: str) -> str:
 
 def citable_paper(request: HttpRequest, paper_id: int) -> Paper | None:
     """The paper, if a live public page (in any language) shows it to `request`."""
-    shown = public_pages(request, DigestPage).filter(paper_id=OuterRef("pk"))
-    paper = Paper.objects.filter(Exists(shown), pk=paper_id).first()
+    paper = papers_on_public_pages(request).filter(pk=paper_id).first()
     if paper is not None:
         attach_paper_parts([paper])  # every format reads the authors and links: one query
     return paper

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import CharField, F, JSONField, Value
+from django.db.models import CharField, Exists, F, JSONField, OuterRef, Q, QuerySet, Value
+from django.http import HttpRequest
 
 if TYPE_CHECKING:
     from .models import Paper
@@ -106,3 +107,40 @@ def paper_parts(paper: Paper) -> PaperParts:
         affiliations=[affiliation.name for affiliation in paper.affiliations.all()],
         links=[{"label": link.label, "url": link.url} for link in paper.links.all()],
     )
+
+
+def papers_on_public_pages(request: HttpRequest, *, language: str | None = None) -> QuerySet:
+    """The papers that a live, public digest shows to `request` (in `language` if given).
+
+    The papers endpoint's exposure rule: a paper is public only through a page the pages API
+    would show to the same request (cms.digests.visibility decides which), so papers of draft,
+    unpublished, private or unreachable digests, and their authors, never appear.
+    """
+    from cms.digests.models import DigestPage
+    from cms.digests.visibility import public_pages
+
+    from .models import Paper
+
+    showing = public_pages(request, DigestPage).filter(paper_id=OuterRef("pk"))
+    if language is not None:
+        showing = showing.filter(locale__language_code=language)
+    return Paper.objects.filter(Exists(showing))
+
+
+def paper_search_condition(terms: list[str], *, operator: str = "and") -> Q:
+    """Papers whose title, DOI, venue (acronym or name) or an author's name holds every term
+    (any term with operator "or"), ignoring case."""
+    from .models import PaperAuthor, Venue
+
+    condition = Q()
+    for term in terms:
+        venues = [venue for venue, name in Venue.choices if term in f"{venue} {name}".casefold()]
+        authors = PaperAuthor.objects.filter(paper_id=OuterRef("pk"), name__icontains=term)
+        term_condition = (
+            Q(title__icontains=term)
+            | Q(doi__icontains=term)
+            | Q(venue__in=venues)
+            | Q(Exists(authors))
+        )
+        condition = condition | term_condition if operator == "or" else condition & term_condition
+    return condition

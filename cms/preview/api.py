@@ -17,6 +17,13 @@ from wagtail.api.v2.views import PagesAPIViewSet
 from wagtail.models import Page
 from wagtail_headless_preview.models import HeadlessPreviewMixin, PagePreview
 
+from cms.api_params import StrictQueryParametersMixin, reject_unknown_parameters
+
+PREVIEW_QUERY_PARAMETERS = StrictQueryParametersMixin.detail_query_parameters | {
+    "content_type",
+    "token",
+}
+
 
 class PreviewExpired(Http404):
     """The token was valid once but is older than PREVIEW_TOKEN_MAX_AGE."""
@@ -29,6 +36,7 @@ class PagePreviewAPIViewSet(PagesAPIViewSet):
     known_query_parameters = PagesAPIViewSet.known_query_parameters.union(["content_type", "token"])
 
     def listing_view(self, request):
+        reject_unknown_parameters(request.GET, PREVIEW_QUERY_PARAMETERS)
         # Serialized as a detail (Wagtail's get_serializer_class reads the action): the
         # preview's own type, with detail fields.
         self.action = "detail_view"

@@ -5,6 +5,10 @@ from django.shortcuts import render
 from django.urls import translate_url
 from django.utils import translation
 from django.views.decorators.cache import cache_control, never_cache
+from wagtail.models import Page
+
+from cms.digests.visibility import public_pages
+from cms.not_found import page_not_found
 
 # Before each language had its own address, `?lang=` picked the language of one link.
 OLD_LANGUAGE_PARAMETER = "lang"
@@ -21,7 +25,25 @@ def reader_shell(request: HttpRequest, path: str = "") -> HttpResponse:
         target = address_in_asked_language(request)
         if target is not None:
             return HttpResponseRedirect(target)
+    if not is_public_page_path(request, path):
+        return page_not_found(request)  # the reader's 404, or JSON for an /api/ address
     return render(request, "reader/shell.html", shell_context(preview=False))
+
+
+def reader_not_found(request: HttpRequest) -> HttpResponse:
+    """The shell with status 404: the reader shows its "not found" view in the address's
+    language, and crawlers and link checkers see the status."""
+    return render(request, "reader/shell.html", shell_context(preview=False), status=404)
+
+
+def is_public_page_path(request: HttpRequest, path: str) -> bool:
+    """Whether `path` (in the active language) is a page the public API shows.
+
+    Wagtail's routing finds the page (from the site root's translation in the active
+    language, as `find/?html_path=` does); the pages API's public condition decides.
+    """
+    page = Page.find_for_request(request, "/".join(part for part in path.split("/") if part))
+    return page is not None and public_pages(request).filter(pk=page.pk).exists()
 
 
 @never_cache

@@ -58,7 +58,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "csp",
     "django_guid",
-    "django.contrib.admin",
+    "axes",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -88,6 +88,15 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
+    # Last, as django-axes asks: answers a locked-out login attempt with its lockout response.
+    "axes.middleware.AxesMiddleware",
+]
+
+# django-axes checks every login (Wagtail's admin form and any other authenticate() call)
+# before the model backend does.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "cms.urls"
@@ -219,8 +228,28 @@ PREVIEW_TOKEN_MAX_AGE = int(os.environ.get("PREVIEW_TOKEN_MAX_AGE", "3600"))
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "anon": os.environ.get("API_THROTTLE_ANON_RATE", "300/minute") or None
 }
-# Reverse proxies in front of the web process: the client is the address they saw.
-REST_FRAMEWORK["NUM_PROXIES"] = int(os.environ.get("NUM_PROXIES", "0"))
+# Reverse proxies in front of the web process (cms/ops/client_address.py): the client is the
+# address the outermost of TRUSTED_PROXY_COUNT proxies saw, walking X-Forwarded-For back only
+# through peers in TRUSTED_PROXY_ADDRESSES (gunicorn's FORWARDED_ALLOW_IPS, the same list).
+# One rule for the API rate limit and the login lockout; NUM_PROXIES is the older name.
+TRUSTED_PROXY_COUNT = int(
+    os.environ.get("TRUSTED_PROXY_COUNT", os.environ.get("NUM_PROXIES", "0")) or "0"
+)
+TRUSTED_PROXY_ADDRESSES = env_list("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
+
+# Login brute-force protection (django-axes): AXES_FAILURE_LIMIT failed logins lock out the
+# user name (from anywhere) and the client address (for any user name) for AXES_COOLOFF_HOURS.
+# Admins see and lift lockouts under Settings > Login lockouts (cms/ops/lockouts.py), or run
+# `manage.py axes_reset_username NAME` / `axes_reset_ip ADDRESS` / `axes_reset`.
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "1"))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# A successful login does not clear the failures: with it, one valid account would let its
+# holder reset the count of the address it shares with the user name being guessed.
+AXES_RESET_ON_SUCCESS = False
+AXES_CLIENT_IP_CALLABLE = "cms.ops.client_address.client_address"
+AXES_ENABLE_ADMIN = False  # no Django admin here; the Wagtail admin shows the lockouts
 
 # A request id per request (X-Request-ID, taken from the proxy when it sends one), carried into
 # the Celery tasks the request enqueues.
@@ -238,7 +267,7 @@ CONTENT_SECURITY_POLICY = {
         "object-src": ["'none'"],
     }
 }
-ADMIN_URL_PREFIXES = ["/admin/", "/django-admin/"]
+ADMIN_URL_PREFIXES = ["/admin/"]
 ADMIN_CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],

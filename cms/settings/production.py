@@ -38,7 +38,11 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-REST_FRAMEWORK["NUM_PROXIES"] = int(os.environ.get("NUM_PROXIES", "1"))
+# One TLS-terminating proxy in front of gunicorn unless said otherwise (cms/ops/client_address.py).
+TRUSTED_PROXY_COUNT = int(
+    os.environ.get("TRUSTED_PROXY_COUNT", os.environ.get("NUM_PROXIES", "1")) or "0"
+)
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
 
 # Static files: hashed names and pre-compressed copies, served by whitenoise from STATIC_ROOT.
 STORAGES = {

@@ -2,10 +2,12 @@
 
 from typing import Any
 
+from django.db.models import Q
 from rest_framework import serializers
 from wagtail.models import Page
 
-from .status import translation_statuses, translation_target_languages
+from .public_status import public_translation_statuses
+from .status import translation_target_languages
 
 _CACHE_KEY = "translation_statuses"
 _NONE_KEY = "translation_statuses_none"
@@ -14,11 +16,12 @@ _NONE_KEY = "translation_statuses_none"
 class TranslationStatusField(serializers.Field):
     """A translated page's TranslationStatus as a dict; null for pages that are not translations.
 
-    In a listing, the first row computes the status of every row of the page of results in one
-    batch (`translation_statuses()`, a fixed number of queries) and keeps them in the serializer
-    context, so the cost does not grow with `limit`; a listing of a language nothing is
+    Published facts only (cms.translation.public_status): no staff names, no draft's work, no
+    ids of a source page the request may not see. In a listing, the first row computes the
+    status of every row of the page of results in one batch (one query) and keeps them in the
+    serializer context, so the cost does not grow with `limit`; a listing of a language nothing is
     translated into needs none. A viewset that already holds the statuses can put them in the
-    context under "translation_statuses" ({page id: status}).
+    context under "translation_statuses" ({page id: status dict}).
     """
 
     def __init__(self, **kwargs):
@@ -50,7 +53,13 @@ class TranslationStatusField(serializers.Field):
         cache = context.setdefault(_CACHE_KEY, {})
         if page.pk not in cache:
             rows = [row for row in self._rows(page) if row.pk not in cache] or [page]
-            statuses = translation_statuses(rows)
+            statuses = public_translation_statuses(rows, public=self._public_condition())
             cache.update({row.pk: statuses.get(row.pk) for row in rows})
-        status = cache.get(page.pk)
-        return status.as_dict() if status is not None else None
+        return cache.get(page.pk)
+
+    def _public_condition(self) -> Q:
+        """The request's public pages (a source outside them is not named); none without one."""
+        from cms.digests.visibility import public_page_condition
+
+        request = self.context.get("request")
+        return public_page_condition(request) if request is not None else Q(pk__in=[])

@@ -1,14 +1,15 @@
 """wagtail-localize's writes behind a page's `translation_status`, as writes to those pages.
 
 A page's translation status changes when its translation is synced (TranslationSource
-re-extracted), a translator saves a segment, a translation is created, enabled or disabled, or
-the translator behind the latest segment changes their name, none of which publishes anything.
-Each is recorded as a TRANSLATION write of the pages it concerns (cms.apicache.stale).
+re-extracted) or a translation is created, enabled or disabled, none of which publishes
+anything. Each is recorded as a TRANSLATION write of the pages it concerns (cms.apicache.stale).
+A translator's unpublished segment is recorded too, though the public status shows only
+published facts (cms.translation.public_status): a write there costs a rebuild, never a stale
+answer. Translators' names are not in the API, so renaming a user changes nothing.
 """
 
-from django.contrib.auth import get_user_model
 from django.db.models import Q
-from django.db.models.signals import post_delete, post_save, pre_delete
+from django.db.models.signals import post_delete, post_save
 from wagtail_localize.models import (
     StringTranslation,
     Translation,
@@ -17,9 +18,6 @@ from wagtail_localize.models import (
 )
 
 from cms.apicache.stale import TRANSLATION, Write, record
-
-# The user fields a translation status shows (as the translator's public name).
-NAME_FIELDS = frozenset({"first_name", "last_name"})
 
 
 def _pages_of(condition: Q) -> None:
@@ -43,18 +41,6 @@ def _string_changed(sender, instance: StringTranslation, raw=False, **kwargs) ->
         _pages_of(Q(translation_key__in=key, locale_id=instance.locale_id))
 
 
-def _translator_changed(sender, instance, raw=False, update_fields=None, **kwargs) -> None:
-    if raw or (update_fields is not None and not NAME_FIELDS & set(update_fields)):
-        return
-    translated = StringTranslation.objects.filter(last_translated_by=instance)
-    pairs = set(translated.values_list("context__object_id", "locale_id").distinct())
-    if pairs:
-        condition = Q(pk__in=[])
-        for key, locale_id in pairs:
-            condition |= Q(translation_key=key, locale_id=locale_id)
-        _pages_of(condition)
-
-
 def connect() -> None:
     receivers = (
         (TranslationSource, _source_changed),
@@ -68,7 +54,3 @@ def connect() -> None:
                 sender=model,
                 dispatch_uid=f"translation-status-{model.__name__}-{id(signal)}",
             )
-    user = get_user_model()
-    post_save.connect(_translator_changed, sender=user, dispatch_uid="translation-status-user")
-    # Before: deleting the user empties last_translated_by without a signal of its own.
-    pre_delete.connect(_translator_changed, sender=user, dispatch_uid="translation-status-user-del")

@@ -239,7 +239,8 @@ class Deployment:
             if not web.running():
                 raise StepFailed(f"gunicorn exited with status {web.process.returncode}")
             # Probes come from the orchestrator over plain HTTP, to the process's own address.
-            with contextlib.suppress(requests.ConnectionError):
+            # Until a worker has booted, a probe waits in the listen queue: retry it too.
+            with contextlib.suppress(requests.ConnectionError, requests.Timeout):
                 if requests.get(f"{self.base_url}/healthz", timeout=5).status_code == 200:
                     ready = requests.get(f"{self.base_url}/readyz", timeout=5)
                     expected = {"database": "ok", "redis": "ok"}

@@ -236,7 +236,9 @@ def test_topic_and_digest_pages_show_synced_metadata(
 
 
 def test_unknown_address_says_so(seeded_live_server, page):
-    open_reader(page, seeded_live_server.url + "/inside-the-server/no-such-digest/")
+    response = page.goto(seeded_live_server.url + "/inside-the-server/no-such-digest/")
+    page.wait_for_selector("main[aria-busy=false]")
+    assert response.status == 404
     assert page.locator("h1").inner_text() == "There is no page at this address."
 
 

@@ -72,6 +72,43 @@ def test_forged_forwarded_for_does_not_reset_the_budget(client):
 
 
 @pytest.mark.usefixtures("low_rate")
+def test_behind_a_trusted_proxy_a_client_rotating_forwarded_for_directly_is_throttled(
+    client, settings
+):
+    """With one trusted proxy configured, a client that reaches the web process itself (its
+    address is not the proxy's) is counted by its own address, whatever X-Forwarded-For says."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    settings.TRUSTED_PROXY_ADDRESSES = ["10.0.0.2"]
+    statuses = [
+        client.get(
+            "/api/v2/papers/", REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}"
+        ).status_code
+        for n in range(6)
+    ]
+
+    assert statuses == [200, 200, 200, 429, 429, 429]
+
+
+@pytest.mark.usefixtures("low_rate")
+def test_behind_the_trusted_proxy_each_client_has_its_own_budget(client, settings):
+    """Through the proxy, the client is the address the proxy appended, not what the client
+    wrote to the left of it."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    settings.TRUSTED_PROXY_ADDRESSES = ["10.0.0.0/24"]
+
+    def through_proxy(forwarded: str) -> int:
+        return client.get(
+            "/api/v2/papers/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=forwarded
+        ).status_code
+
+    first = [through_proxy(f"192.0.2.{n}, 198.51.100.1") for n in range(4)]
+    other = through_proxy("198.51.100.1, 198.51.100.2")
+
+    assert first == [200, 200, 200, 429]
+    assert other == 200
+
+
+@pytest.mark.usefixtures("low_rate")
 def test_a_claimed_credential_buys_no_bigger_budget(client):
     for _ in range(3):
         client.get("/api/v2/pages/", HTTP_AUTHORIZATION="Bearer made-up")

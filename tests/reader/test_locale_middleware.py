@@ -34,7 +34,6 @@ def admin_language(response) -> str:
         ("/zh-hant/inside-the-server/fabricperf/", True),
         ("/admin/", False),
         ("/admin/login/", False),
-        ("/django-admin/", False),
         ("/api/v2/pages/", False),
         ("/api/v2/schema/", False),
         ("/preview/", False),

@@ -76,7 +76,9 @@ def test_status_follows_each_step_of_the_workflow(
         False,
     )
     assert status.synced_revision_id == revision.pk
-    assert api_status(client, digest_zh)["segments"] == {"total": 2, "translated": 1, "machine": 0}
+    synced = api_status(client, digest_zh)
+    assert synced["segments"] == {"total": 2, "translated": 1, "machine": 0}
+    assert synced["state"] == "out_of_date"  # the live page still predates the new summary
 
     # 4. The translator translates the changed segment: complete, not yet published.
     segment = translation.source.stringsegment_set.get(context__path="summary")
@@ -90,7 +92,9 @@ def test_status_follows_each_step_of_the_workflow(
     status = translation_status(digest_zh)
     assert (status.state, status.percent_translated) == ("unpublished", 100)
     assert status.translated_by == "translator"
-    assert api_status(client, digest_zh)["translated_by"] is None  # login names stay private
+    # The live page has not changed, and neither has its public status; no staff names.
+    assert api_status(client, digest_zh) == synced
+    assert "translated_by" not in synced
 
     # 5. Published: up to date again, with a new translated revision.
     before = status.translated_revision_id
@@ -102,6 +106,9 @@ def test_status_follows_each_step_of_the_workflow(
     assert status.translated_revision_id == digest_zh.live_revision_id != before
     row, _html = report_row(client, digest_zh)
     assert row.state == "up_to_date"
+    published = api_status(client, digest_zh)
+    assert (published["state"], published["segments"]["translated"]) == ("up_to_date", 2)
+    assert published["translated_at"].startswith(digest_zh.last_published_at.date().isoformat())
     assert DigestPage.objects.get(pk=digest_zh.pk).summary == "改寫的摘要。"
 
 
@@ -120,8 +127,8 @@ def test_machine_translated_pages_are_flagged(digest_en, digest_zh):
 def test_a_translator_with_a_name_is_shown_by_name_with_the_time(
     client, digest_en, digest_zh, django_user_model
 ):
-    """The latest translated string names its translator (the API shows names, never logins)
-    and its time, read back from the one subquery that carries both."""
+    """The latest translated string names its translator in the admin's report, with its time
+    (read back from the one subquery that carries both); the public API names no one."""
     person = django_user_model.objects.create_user(
         "lin", first_name="Mei", last_name="Lin", password="x"
     )
@@ -131,10 +138,11 @@ def test_a_translator_with_a_name_is_shown_by_name_with_the_time(
     latest = strings.order_by("-updated_at", "-pk").first()
     strings.filter(pk=latest.pk).update(last_translated_by=person)
     status = translation_status(digest_zh)
-    assert (status.translated_by, status.translated_by_public) == ("Mei Lin", "Mei Lin")
+    assert status.translated_by == "Mei Lin"  # in the admin's report
     assert status.translated_at == latest.updated_at
     assert status.translated_at.utcoffset().total_seconds() == 0
-    assert api_status(client, digest_zh)["translated_by"] == "Mei Lin"
+    body = client.get(f"/api/v2/pages/{digest_zh.pk}/").content.decode()
+    assert "Mei" not in body and "lin" not in body.split('"translation_status"')[1].lower()
 
 
 def status_queries(client, limit: int, fields: str, locale: str = "zh-hant") -> int:
@@ -224,4 +232,6 @@ def test_cached_api_responses_follow_a_sync(
     )
     with django_capture_on_commit_callbacks(execute=True):
         translation.source.update_from_db()
-    assert api_status(client, digest_zh)["state"] == "incomplete"
+    synced = api_status(client, digest_zh)
+    assert synced["segments"] == {"total": 2, "translated": 1, "machine": 0}
+    assert synced["state"] == "out_of_date"  # until the translation is published again

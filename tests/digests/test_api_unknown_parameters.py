@@ -1,0 +1,49 @@
+"""Every unknown query parameter is a 400 naming it, in every view under /api/."""
+
+import pytest
+
+from cms.digests.models import DigestPage
+from cms.papers.models import Paper
+
+pytestmark = pytest.mark.django_db
+
+
+def urls() -> list[str]:
+    page = DigestPage.objects.live().public().first()
+    paper = Paper.objects.filter(digests__live=True).first()
+    return [
+        "/api/v2/pages/",
+        f"/api/v2/pages/{page.pk}/",
+        f"/api/v2/pages/find/?id={page.pk}",
+        "/api/v2/papers/",
+        f"/api/v2/papers/{paper.pk}/",
+        f"/api/v2/papers/find/?id={paper.pk}",
+        "/api/v2/images/",
+        "/api/v2/documents/",
+        "/api/v2/schema/",
+        "/api/v2/page_preview/?content_type=digests.digestpage&token=x",
+    ]
+
+
+@pytest.mark.parametrize("index", range(10))
+def test_an_unknown_parameter_is_a_400_naming_it(client, index):
+    url = urls()[index]
+    separator = "&" if "?" in url else "?"
+
+    response = client.get(f"{url}{separator}colour=blue")
+
+    assert response.status_code == 400
+    assert "colour" in response.json()["message"]
+
+
+@pytest.mark.parametrize("index", range(9))
+def test_the_same_urls_answer_without_it(client, index):
+    assert client.get(urls()[index]).status_code in (200, 302)
+
+
+def test_a_detail_view_accepts_fields_and_papers_accept_locale(client):
+    page = DigestPage.objects.live().public().first()
+    paper = page.paper
+
+    assert client.get(f"/api/v2/pages/{page.pk}/", {"fields": "title"}).status_code == 200
+    assert client.get(f"/api/v2/papers/{paper.pk}/", {"locale": "en"}).status_code == 200

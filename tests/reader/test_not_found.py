@@ -1,0 +1,80 @@
+"""Unknown addresses answer 404: the reader's page on the site's paths, JSON under /api/."""
+
+import pytest
+from wagtail.models import PageViewRestriction
+
+from cms.digests.models import DigestPage
+
+pytestmark = pytest.mark.django_db
+
+
+def assert_reader_404(response, lang: str) -> None:
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert 'type="module"' in html and 'data-mode="live"' in html
+    assert f'<html lang="{lang}"' in html
+
+
+@pytest.mark.parametrize(
+    ("path", "lang"),
+    [
+        ("/no-such/", "en"),
+        ("/zh-hant/no-such/", "zh-Hant"),
+        ("/inside-the-server/no-such/", "en"),
+        ("/zh-hant/inside-the-server/no-such/", "zh-Hant"),
+        ("/a/b/c/", "en"),
+        ("/zh-hant/a/b/c/", "zh-Hant"),
+        ("/django-admin/login/", "en"),
+    ],
+)
+def test_unknown_reader_paths_are_404_with_the_reader_page(client, path, lang):
+    assert_reader_404(client.get(path), lang)
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/zh-hant/", "/inside-the-server/fabricperf/", "/zh-hant/inside-the-server/"]
+)
+def test_public_pages_are_200(client, path):
+    assert client.get(path).status_code == 200
+
+
+def test_an_unpublished_digest_s_address_is_404(client):
+    page = DigestPage.objects.get(slug="fabricperf", locale__language_code="en")
+    page.unpublish()
+
+    assert_reader_404(client.get("/inside-the-server/fabricperf/"), "en")
+    assert client.get("/zh-hant/inside-the-server/fabricperf/").status_code == 200
+
+
+def test_a_private_digest_s_address_is_404(client):
+    page = DigestPage.objects.get(slug="fabricperf", locale__language_code="en")
+    PageViewRestriction.objects.create(page=page, restriction_type=PageViewRestriction.LOGIN)
+
+    assert_reader_404(client.get("/inside-the-server/fabricperf/"), "en")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v2/pages/abc/",
+        "/api/v2/pages/999999/",
+        "/api/v2/papers/abc/",
+        "/api/v2/papers/999999/",
+        "/api/v2/no-such-endpoint/",
+        "/api/v3/",
+        "/api/",
+    ],
+)
+def test_api_404s_are_json(client, path):
+    response = client.get(path)
+
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json()["message"]
+
+
+def test_the_admin_keeps_django_s_404(client):
+    response = client.get("/admin/no-such-screen/")
+
+    assert response.status_code in (302, 404)
+    assert 'data-mode="live"' not in response.content.decode()
