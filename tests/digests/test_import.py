@@ -334,6 +334,11 @@ def test_new_digests_and_topics_get_published_translations(extended_seed):
     assert new.get_translation(zh).slug == "newfirst-1"
     same = DigestPage.objects.get(short_name="Samepaper", locale__language_code="en")
     assert same.paper.digests.filter(locale__language_code="en").count() == 2
+    seeded = {d.short_name: d for t in load_seed(extended_seed).topics for d in t.digests}
+    assert new.paper.title == "A first new digest"
+    assert tuple(new.paper.affiliations.values_list("name", flat=True)) == (
+        seeded["Newfirst"].affiliations
+    )
     topic = TopicPage.objects.get(slug="a-new-topic", locale__language_code="en")
     assert topic.get_translation(zh).title == "新主題"
     for page in [topic, *DigestPage.objects.child_of(topic)]:

@@ -104,6 +104,14 @@ def test_a_50_mb_summary_is_refused_before_it_is_read(seed_copy, run_cli, settin
     )
 
 
+def test_a_file_of_many_gigabytes_is_not_read(tmp_path, run_cli):
+    """A sparse 64 GiB file: reading it would take minutes and all the memory there is."""
+    path = tmp_path / "sparse.json"
+    with path.open("wb") as file:
+        file.truncate(64 * 1024 * MB)
+    assert_one_line_error(*run_cli(str(path)), "is 68,719,476,736 bytes, over the import limit")
+
+
 def test_a_50_mb_summary_within_a_raised_size_limit_meets_the_field_limit(
     seed_copy, run_cli, settings
 ):
