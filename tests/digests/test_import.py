@@ -18,8 +18,6 @@ from cms.digests.seed import load_seed
 from cms.papers.models import Paper
 from cms.translation.sync import sync_translation_sources
 
-from .import_snapshot import differences, snapshot
-
 pytestmark = pytest.mark.django_db
 
 
@@ -416,30 +414,3 @@ def test_imported_pages_are_in_the_reference_index(extended_seed):
         page = DigestPage.objects.get(short_name="Newtopic0", locale__language_code=language)
         usage = ReferenceIndex.get_references_to(page.paper)
         assert page.pk in {int(reference.object_id) for reference in usage}, language
-
-
-def test_a_page_wagtail_rejects_fails_the_whole_import(seed_copy):
-    """A slug held by a page of another type: Wagtail's own validation names it, and the pages
-    created before it in the same run are rolled back."""
-    index = DigestIndexPage.objects.get(locale__language_code="en")
-    index.add_child(instance=Page(title="Hand-made", slug="taken-by-hand", locale=index.locale))
-    data = seed_copy.data
-    template = data["topics"][0]["digests"][0]
-    data["topics"] += [
-        {
-            "name": {"en": "Before", "zh-hant": "之前"},
-            "digests": [_digest(template, "B", "B", "乙")],
-        },
-        {
-            "name": {"en": "Taken by hand", "zh-hant": "手工"},
-            "digests": [_digest(template, "Shadowed", "S", "丙")],
-        },
-    ]
-    before = snapshot()
-
-    with pytest.raises(CommandError) as error:
-        call_command("import_digests", str(seed_copy.write("taken.json")), verbosity=0)
-
-    assert str(error.value).startswith("Import failed, nothing was changed:")
-    assert "taken-by-hand" in str(error.value)
-    assert differences(before, snapshot()) == {}

@@ -1,5 +1,7 @@
 """import_digests on hostile and broken files: a one-line error, exit status 1, nothing written.
 
+The last test is a file that validates but that Wagtail refuses while it is being written.
+
 Each file runs through `manage.py import_digests` as the shell calls it (`run_from_argv`), so
 the exit status and what reaches stderr are the ones an operator sees.
 """
@@ -11,8 +13,10 @@ from pathlib import Path
 
 import pytest
 from django.db import connections
+from wagtail.models import Page
 
 from cms.digests.management.commands.import_digests import Command
+from cms.digests.models import DigestIndexPage
 from cms.digests.seed import INTEGER_DIGITS, SUMMARY_LENGTH
 
 from .import_snapshot import differences, snapshot
@@ -191,3 +195,27 @@ def test_a_value_of_the_wrong_kind_is_shown_shortened(seed_copy, run_cli):
     status, stderr, written = run_cli(str(seed_copy.write("list.json")))
     assert_one_line_error(status, stderr, written, "field 'title.en' must be a non-empty string")
     assert len(stderr) < 1000
+
+
+def test_a_page_wagtail_refuses_while_writing(seed_copy, run_cli):
+    """A slug held by a page of another type, which the file does not describe: Wagtail's own
+    validation names it, and the pages created before it in the same run are rolled back."""
+    index = DigestIndexPage.objects.get(locale__language_code="en")
+    index.add_child(instance=Page(title="Hand-made", slug="taken-by-hand", locale=index.locale))
+    data = seed_copy.data
+    template = data["topics"][0]["digests"][0]
+    data["topics"] += [
+        {
+            "name": {"en": "Before", "zh-hant": "之前"},
+            "digests": [dict(template, short_name="Before1")],
+        },
+        {
+            "name": {"en": "Taken by hand", "zh-hant": "手工"},
+            "digests": [dict(template, short_name="Shadowed")],
+        },
+    ]
+    assert_one_line_error(
+        *run_cli(str(seed_copy.write("taken.json"))),
+        "CommandError: Import failed, nothing was changed: ",
+        "taken-by-hand",
+    )

@@ -58,8 +58,10 @@ class Command(BaseCommand):
             try:
                 report = import_seed(seed, update=update, page_done=page_done)
             except Exception as error:  # the transaction is rolled back; say what failed
+                # On one line: a database's message may carry a DETAIL line of its own.
                 raise CommandError(
-                    _("Import failed, nothing was changed: %(error)s") % {"error": error}
+                    _("Import failed, nothing was changed: %(error)s")
+                    % {"error": " ".join(str(error).split())}
                 ) from error
         if verbosity >= 1:
             summary = ", ".join(f"{key}: {value}" for key, value in sorted(report.counts.items()))
