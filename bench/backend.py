@@ -76,7 +76,7 @@ class Run:
         from cms.digests.importer import refresh_planner_statistics
 
         from . import scenario
-        from .import_bench import timed_import
+        from .import_bench import import_figure, timed_import
 
         templates = self.work_dir.parent.parent / "templates"
         # For iterating on the harness only: BENCH_REUSE_SCENARIO=1 reuses a built scenario.
@@ -94,17 +94,7 @@ class Run:
         seconds, queries = timed_import(seed_path)
         count = IMPORT_TOPICS * scenario.DIGESTS_PER_TOPIC
         self.raw["import_queries"] = dict(queries.by_kind.most_common())
-        self.add(
-            Figure(
-                name=f"seed-style import of {count} bilingual digests",
-                unit="s",
-                value=seconds,
-                target="< 60 s (for 1,000)",
-                holds=seconds < 60 * count / 1000,
-                note="import_digests: pages, revisions, wagtail-localize translations; "
-                f"{queries.total / count:.1f} queries per digest",
-            )
-        )
+        self.add(import_figure(seconds, queries, count, seed=False))
 
         started = time.perf_counter()
         scenario.bulk_add_topics(list(range(IMPORT_TOPICS, TOPICS)))

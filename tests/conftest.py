@@ -115,3 +115,15 @@ def empty_default_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """A request leaves its language active on the thread (Django's LocaleMiddleware does not
+    reset it), so each test starts and ends in the default language, as a new process would."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)

@@ -6,15 +6,11 @@ shared by all web processes (Redis, or the file cache; see settings.CACHES).
 """
 
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 from django.core.cache import cache
 from django.db import transaction
 
 VERSION_KEY = "api-content-version"
-_collected: ContextVar[list[str | None] | None] = ContextVar("content_version_bumps", default=None)
 
 
 def current_content_version() -> str:
@@ -36,25 +32,4 @@ def bump_content_version(*, using: str | None = None) -> None:
     After the commit, not before: a request that read the new version while the change was still
     uncommitted would cache the old content under the new version.
     """
-    collected = _collected.get()
-    if collected is not None:
-        collected.append(using)
-        return
     transaction.on_commit(_set_new_version, using=using)
-
-
-@contextmanager
-def one_content_version_bump() -> Iterator[None]:
-    """Within the block, however many bumps are asked for, register one when it ends.
-
-    For bulk writers: use it inside their transaction. A block left by an exception registers
-    nothing, since its transaction is rolled back.
-    """
-    token = _collected.set([])
-    try:
-        yield
-        wanted = _collected.get()
-    finally:
-        _collected.reset(token)
-    for using in dict.fromkeys(wanted):
-        bump_content_version(using=using)

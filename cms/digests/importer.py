@@ -4,10 +4,12 @@ Runs in one transaction. By default it only creates what is missing and leaves e
 alone, because `make run` imports on every start and must not undo an editor's work;
 `update=True` makes existing pages match the seed again.
 
-Pages that do not exist yet are created a batch at a time (a topic, then its digests) through
-bulk_pages and translation.bulk_prefill, which write the rows Wagtail and wagtail-localize would
-write page by page; existing pages, and any batch the bulk path does not take (see
-`_bulk_batch`), go through Wagtail's and wagtail-localize's own per-page calls.
+Every page is written through Wagtail's and wagtail-localize's public calls, one page at a
+time: `add_child()`, `save_revision().publish()`, and for the translation
+`TranslationSource.update_or_create_from_instance()` and the strings
+(cms.translation.prefill). That is slower than writing the rows in bulk and keeps them right
+whenever Wagtail, treebeard or wagtail-localize change how they write them; their signals
+(search and reference indexes, the API's caches) run as for an editor's save.
 """
 
 from collections import Counter
@@ -18,24 +20,18 @@ from django.db import connection, transaction
 from django.utils.text import slugify
 from wagtail.models import Locale, Page, Site
 
-from cms.apicache.representations import all_stale_at_end
-from cms.apicache.version import bump_content_version, one_content_version_bump
-from cms.db import update_rows
+from cms.apicache import stale
 from cms.papers.models import Paper, PaperAffiliation
-from cms.translation.bulk_prefill import (
-    NewPageTranslation,
-    translatable_in_bulk,
-    translate_new_pages,
-)
 from cms.translation.prefill import prefill_page_translation
 
-from . import bulk_pages
-from .deferred_indexing import DeferredIndex, deferred_indexing
 from .models import DigestIndexPage, DigestPage, TopicPage
 from .seed import SeedDigest, SeedSite, SeedTopic
 
 ZH_HANT = "zh-hant"
-Progress = Callable[[str], None]
+
+# Called once per English page with its translation done: the page's label and what happened
+# to it ("created", "updated", "unchanged" or "kept").
+PageDone = Callable[[str, str], None]
 
 
 @dataclass
@@ -46,37 +42,28 @@ class ImportReport:
         self.counts[key] += amount
 
 
-def _noop(_message: str) -> None:
+def _ignore(_label: str, _state: str) -> None:
     return None
 
 
 class SeedImporter:
-    def __init__(self, seed: SeedSite, *, update: bool = False, progress: Progress = _noop):
+    def __init__(self, seed: SeedSite, *, update: bool = False, page_done: PageDone = _ignore):
         self.seed = seed
         self.update = update
-        self.progress = progress
+        self.page_done = page_done
         self.report = ImportReport()
 
     @transaction.atomic
     def run(self) -> ImportReport:
-        with one_content_version_bump(), all_stale_at_end(), deferred_indexing() as indexing:
-            self.indexing: DeferredIndex = indexing
-            report = self._run()
-            bump_content_version()  # rows written in bulk send no signal that would ask for it
-        return report
-
-    def _run(self) -> ImportReport:
-        self.en = Locale.objects.get_or_create(language_code="en")[0]
-        self.zh = Locale.objects.get_or_create(language_code=ZH_HANT)[0]
-        self.translations: dict[int, Page] = {}  # English page pk -> its zh-hant page
-        index = self._index_page()
-        total = self.seed.digest_count
-        done = 0
-        for topic_seed in self.seed.topics:
-            topic = self._topic_page(index, topic_seed)
-            for digest_seed, state in self._digest_pages(topic, topic_seed.digests):
-                done += 1
-                self.progress(f"[{done:>3}/{total}] {digest_seed.short_name}: {state}")
+        # Each publish is a write to the API's caches: one write to everything, at commit.
+        with stale.batched():
+            self.en = Locale.objects.get_or_create(language_code="en")[0]
+            self.zh = Locale.objects.get_or_create(language_code=ZH_HANT)[0]
+            index = self._index_page()
+            for topic_seed in self.seed.topics:
+                topic = self._topic_page(index, topic_seed)
+                for digest_seed in topic_seed.digests:
+                    self._digest_page(topic, digest_seed)
         return self.report
 
     # -- pages ---------------------------------------------------------------------------------
@@ -139,7 +126,7 @@ class SeedImporter:
         self._translate(
             index, state, {"title": self.seed.title.zh_hant, "intro": self.seed.intro.zh_hant}
         )
-        self.progress(f"Site root '{index.title}': {state}")
+        self.page_done(index.title, state)
         return index
 
     def _point_default_site_at(self, index: DigestIndexPage) -> None:
@@ -161,184 +148,64 @@ class SeedImporter:
             welcome.delete()
 
     def _topic_page(self, index: DigestIndexPage, seed: SeedTopic) -> TopicPage:
-        slug = slugify(seed.name.en)
-        topic = TopicPage.objects.child_of(index).filter(locale=self.en, slug=slug).first()
-        if topic is None:
-            topic = TopicPage(locale=self.en, slug=slug, title=seed.name.en)
-            self._create_pages(index, [(topic, {"title": seed.name.zh_hant})])
-            state = "created"
-        else:
-            topic, state = self._upsert(index, TopicPage, {"slug": slug}, {"title": seed.name.en})
-            self._translate(topic, state, {"title": seed.name.zh_hant})
-        self.progress(f"Topic '{seed.name.en}': {state}")
+        topic, state = self._upsert(
+            index, TopicPage, {"slug": slugify(seed.name.en)}, {"title": seed.name.en}
+        )
+        self._translate(topic, state, {"title": seed.name.zh_hant})
+        self.page_done(seed.name.en, state)
         return topic
 
-    def _digest_pages(
-        self, topic: TopicPage, seeds: tuple[SeedDigest, ...]
-    ) -> list[tuple[SeedDigest, str]]:
-        """Each digest of the topic and what happened to it: updated in place, or created."""
-        existing = {
-            page.slug: page
-            for page in DigestPage.objects.child_of(topic).filter(
-                locale=self.en, slug__in=[slugify(seed.short_name) for seed in seeds]
-            )
-        }
-        states: dict[str, str] = {}
-        new = []
-        for seed in seeds:
-            if slugify(seed.short_name) in existing:
-                states[seed.short_name] = self._existing_digest_page(topic, seed)
-            else:
-                new.append(seed)
-        pages = []
-        for seed, paper in zip(new, self._digest_papers(new), strict=True):
-            values = {**self._digest_values(seed, paper), "paper": paper}
-            del values["paper_id"]
-            page = DigestPage(locale=self.en, slug=slugify(seed.short_name), **values)
-            pages.append((page, {"title": seed.title.zh_hant, "summary": seed.summary.zh_hant}))
-            states[seed.short_name] = "created"
-        self._create_pages(topic, pages)
-        return [(seed, states[seed.short_name]) for seed in seeds]
-
-    def _existing_digest_page(self, topic: TopicPage, seed: SeedDigest) -> str:
-        paper = self._digest_papers([seed])[0]
-        digest, state = self._upsert(
-            topic, DigestPage, {"slug": slugify(seed.short_name)}, self._digest_values(seed, paper)
-        )
-        self._translate(
-            digest, state, {"title": seed.title.zh_hant, "summary": seed.summary.zh_hant}
-        )
-        return state
-
-    @staticmethod
-    def _digest_values(seed: SeedDigest, paper: Paper) -> dict:
-        return {
+    def _digest_page(self, topic: TopicPage, seed: SeedDigest) -> None:
+        paper = self._paper(seed)
+        values = {
             "title": seed.title.en,
             "short_name": seed.short_name,
             "reading_minutes": seed.reading_minutes,
             "summary": seed.summary.en,
             "paper_id": paper.pk,
         }
-
-    # -- new pages -----------------------------------------------------------------------------
-
-    def _create_pages(self, parent: Page, pages: list[tuple[Page, dict[str, str]]]) -> None:
-        """Create and publish new English pages under `parent`, each with its translation."""
-        if not pages:
-            return
-        batch = self._bulk_batch(parent, pages)
-        if batch is None:
-            for page, strings in pages:
-                parent.add_child(instance=page)
-                page.save_revision().publish()
-                self.report.add("pages created")
-                self._translate(page, "created", strings)
-            return
-        logs = bulk_pages.LogEntries()
-        created = [item.page for item in batch]
-        bulk_pages.insert_children(parent, created, logs)
-        bulk_pages.insert_specific_rows(created)
-        revisions = bulk_pages.save_revisions(created, changed=True)
-        for item in batch:  # what prefill extracts: the page as save_revision() left it
-            item.source_json = item.page.to_json()
-        bulk_pages.publish(created, revisions, logs)
-        update_rows(Page, created, bulk_pages.PUBLISH_FIELDS)
-        bulk_pages.announce_published(created)
-        targets = translate_new_pages(batch, locale=self.zh, logs=logs)
-        logs.save()
-        for page, target in zip(created, targets, strict=True):
-            self.translations[page.pk] = target
-            self.indexing.add(type(page), [page.pk, target.pk])
-        self.report.add("pages created", len(created))
-        self.report.add("translations created", len(created))
-
-    def _bulk_batch(
-        self, parent: Page, pages: list[tuple[Page, dict[str, str]]]
-    ) -> list[NewPageTranslation] | None:
-        """The batch for the bulk path, or None where only the per-page path is exact.
-
-        That is: a slug already in use (Wagtail's error message, or its choice of another
-        slug), a value that does not validate (the per-page path names it), or a translation
-        the bulk path does not cover (see translatable_in_bulk).
-        """
-        target_parent = self._translation_of(parent)
-        taken = bulk_pages.children_slugs(parent)
-        batch = []
-        for page, strings in pages:
-            if not page.slug or page.slug in taken or not bulk_pages.fits_bulk_path(page):
-                return None
-            if bulk_pages.page_field_errors(page):
-                return None
-            taken.add(page.slug)
-            bulk_pages.without_child_objects(page)
-            item = NewPageTranslation(
-                page=page, strings_by_field=strings, target_parent=target_parent
-            )
-            if not translatable_in_bulk(item, self.zh):
-                return None
-            batch.append(item)
-        return batch
-
-    def _translation_of(self, page: Page) -> Page | None:
-        if page.pk not in self.translations:
-            self.translations[page.pk] = page.get_translation_or_none(self.zh)
-        translation = self.translations[page.pk]
-        return translation.specific if translation is not None else None
+        digest, state = self._upsert(topic, DigestPage, {"slug": slugify(seed.short_name)}, values)
+        self._translate(
+            digest, state, {"title": seed.title.zh_hant, "summary": seed.summary.zh_hant}
+        )
+        self.page_done(seed.short_name, state)
 
     # -- papers --------------------------------------------------------------------------------
 
-    def _digest_papers(self, seeds: list[SeedDigest]) -> list[Paper]:
-        """Each digest's paper: the one its existing English page has, else `_papers()`."""
-        existing: dict[str, DigestPage] = {}
-        for page in (
-            DigestPage.objects.filter(
-                locale=self.en, short_name__in=[seed.short_name for seed in seeds]
-            )
+    def _paper(self, seed: SeedDigest) -> Paper:
+        """The digest's paper: its English page's, else one with the seed's title, venue and year,
+        else a new one. Created from the seed once, then owned by editors and the sync."""
+        page = (
+            DigestPage.objects.filter(locale=self.en, short_name=seed.short_name)
+            .exclude(paper=None)
             .select_related("paper")
             .order_by("path")
-        ):
-            existing.setdefault(page.short_name, page)
-        linked = {name: page.paper for name, page in existing.items() if page.paper_id}
-        missing = [seed for seed in seeds if seed.short_name not in linked]
-        found = dict(zip([seed.short_name for seed in missing], self._papers(missing), strict=True))
-        return [linked.get(seed.short_name) or found[seed.short_name] for seed in seeds]
-
-    def _papers(self, seeds: list[SeedDigest]) -> list[Paper]:
-        """The seeds' papers: created from the seed once, then owned by editors and sync."""
-        stored: dict[tuple, Paper] = {}
-        for paper in Paper.objects.filter(title__in={seed.title.en for seed in seeds}).order_by(
-            "-year", "title", "pk"
-        ):
-            stored.setdefault((paper.title, paper.venue, paper.year), paper)
-        new = []
-        for seed in seeds:
-            key = (seed.title.en, seed.venue, seed.year)
-            if key not in stored:
-                stored[key] = Paper(
-                    title=seed.title.en, venue=seed.venue, year=seed.year, track=seed.track
-                )
-                new.append((stored[key], seed))
-        if not new:
-            return [stored[(seed.title.en, seed.venue, seed.year)] for seed in seeds]
-        Paper.objects.bulk_create([paper for paper, _seed in new], batch_size=500)
-        PaperAffiliation.objects.bulk_create(
-            [
-                PaperAffiliation(paper=paper, name=name, sort_order=order)
-                for paper, seed in new
-                for order, name in enumerate(seed.affiliations)
-            ],
-            batch_size=500,
+            .first()
         )
-        self.indexing.add(Paper, [paper.pk for paper, _seed in new])
-        self.report.add("papers created", len(new))
-        return [stored[(seed.title.en, seed.venue, seed.year)] for seed in seeds]
+        if page is not None:
+            return page.paper
+        paper = (
+            Paper.objects.filter(title=seed.title.en, venue=seed.venue, year=seed.year)
+            .order_by("pk")
+            .first()
+        )
+        if paper is not None:
+            return paper
+        paper = Paper(title=seed.title.en, venue=seed.venue, year=seed.year, track=seed.track)
+        paper.affiliations = [
+            PaperAffiliation(name=name, sort_order=order)
+            for order, name in enumerate(seed.affiliations)
+        ]
+        paper.save()  # with its affiliations (modelcluster), indexed by the usual signals
+        self.report.add("papers created")
+        return paper
 
 
 def import_seed(
-    seed: SeedSite, *, update: bool = False, progress: Progress = _noop
+    seed: SeedSite, *, update: bool = False, page_done: PageDone = _ignore
 ) -> ImportReport:
     """Import a validated seed in one transaction; see SeedImporter."""
-    report = SeedImporter(seed, update=update, progress=progress).run()
+    report = SeedImporter(seed, update=update, page_done=page_done).run()
     if report.counts["pages created"]:
         refresh_planner_statistics()
     return report

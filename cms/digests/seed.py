@@ -1,14 +1,20 @@
 """Read and validate the seed file (digests.json) before anything touches the database.
 
-Every problem is reported with the file, the topic or digest, and the field, so an editor can
-fix the file without reading code.
+Every problem is reported in one line with the file, the topic or digest, and the field, so an
+editor can fix the file without reading code. A hostile or broken file gets the same kind of
+message, never a traceback, and costs no more than `IMPORT_MAX_BYTES` of reading: the size is
+checked before the file is read, the text must be UTF-8, numbers and nesting are bounded while
+parsing, and every text field has a length limit.
 """
 
 import json
+import reprlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from wagtail.models import Page
 
@@ -58,6 +64,11 @@ class SeedSite:
     def digest_count(self) -> int:
         return sum(len(topic.digests) for topic in self.topics)
 
+    @property
+    def page_count(self) -> int:
+        """English pages the seed describes (each with its translation): root, topics, digests."""
+        return 1 + len(self.topics) + self.digest_count
+
 
 def _max_length(model, field: str) -> int:
     return model._meta.get_field(field).max_length
@@ -68,6 +79,35 @@ def _max_length(model, field: str) -> int:
 TITLE_LENGTH = _max_length(Page, "title")
 SHORT_NAME_LENGTH = _max_length(DigestPage, "short_name")
 AFFILIATION_LENGTH = _max_length(PaperAffiliation, "name")
+# Text columns have no limit of their own; these are generous for a digest and keep a hostile
+# file from putting megabytes into every revision, source and translated string.
+SUMMARY_LENGTH = 2_000
+INTRO_LENGTH = 5_000
+# Years and reading times need four digits; Python refuses to convert an integer of more than
+# 4,300 digits (sys.get_int_max_str_digits), and anything this long is a mistake anyway.
+INTEGER_DIGITS = 18
+
+_short = reprlib.Repr()
+_short.maxstring = _short.maxother = 60
+_short.maxlist = _short.maxdict = 4
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message: a few dozen characters, however large it is."""
+    return _short.repr(value)
+
+
+class _IntegerTooLong(Exception):
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _bounded_int(text: str) -> int:
+    """`int()` for json.loads, refusing numbers too long to be a year or a count."""
+    digits = len(text.lstrip("-"))
+    if digits > INTEGER_DIGITS:
+        raise _IntegerTooLong(digits)
+    return int(text)
 
 
 class _Reader:
@@ -98,7 +138,7 @@ class _Reader:
 
     def _string(self, value: Any, where: str, field: str, max_length: int | None) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(where, field, _("must be a non-empty string, got %r") % (value,))
+            raise self.fail(where, field, _("must be a non-empty string, got %s") % _shown(value))
         if max_length is not None and len(value) > max_length:
             raise self.fail(
                 where,
@@ -114,8 +154,8 @@ class _Reader:
             raise self.fail(
                 where,
                 field,
-                _("must be a whole number from %(low)s to %(high)s, got %(value)r")
-                % {"low": low, "high": high, "value": value},
+                _("must be a whole number from %(low)s to %(high)s, got %(value)s")
+                % {"low": low, "high": high, "value": _shown(value)},
             )
         return value
 
@@ -129,16 +169,16 @@ class _Reader:
             raise self.fail(
                 where,
                 "venue",
-                _("must be one of %(choices)s, got %(value)r")
-                % {"choices": ", ".join(Venue.values), "value": venue},
+                _("must be one of %(choices)s, got %(value)s")
+                % {"choices": ", ".join(Venue.values), "value": _shown(venue)},
             )
         track = data.get("track")
         if track is not None and track not in Track.values:
             raise self.fail(
                 where,
                 "track",
-                _("must be null or one of %(choices)s, got %(value)r")
-                % {"choices": ", ".join(Track.values), "value": track},
+                _("must be null or one of %(choices)s, got %(value)s")
+                % {"choices": ", ".join(Track.values), "value": _shown(track)},
             )
         affiliations = data.get("affiliations", [])
         if not isinstance(affiliations, list):
@@ -154,7 +194,7 @@ class _Reader:
             track=track or "",
             reading_minutes=self.integer(data, where, "reading_minutes", 1, 600),
             title=self.bilingual(data, where, "title", TITLE_LENGTH),
-            summary=self.bilingual(data, where, "summary"),
+            summary=self.bilingual(data, where, "summary", SUMMARY_LENGTH),
             affiliations=tuple(affiliations),
         )
 
@@ -180,34 +220,130 @@ class _Reader:
             raise self.fail("top level", "topics", _("must be a non-empty list"))
         parsed = SeedSite(
             title=self.bilingual(site, "site", "title", TITLE_LENGTH),
-            intro=self.bilingual(site, "site", "intro"),
+            intro=self.bilingual(site, "site", "intro", INTRO_LENGTH),
             topics=tuple(self.topic(item, number) for number, item in enumerate(topics, 1)),
         )
-        seen: set[str] = set()
-        for topic in parsed.topics:
-            for digest in topic.digests:
-                if digest.short_name in seen:
-                    raise self.fail(
-                        f"digest '{digest.short_name}'", "short_name", _("appears more than once")
-                    )
-                seen.add(digest.short_name)
+        self.distinct_topics(parsed.topics)
+        self.distinct_digests(parsed.topics)
         return parsed
+
+    def slug(self, value: str, where: str, field: str) -> str:
+        slug = slugify(value)
+        if not slug:
+            raise self.fail(
+                where, field, _("gives no URL slug: it needs a Latin letter or a digit")
+            )
+        return slug
+
+    def distinct_topics(self, topics: tuple[SeedTopic, ...]) -> None:
+        """Topics are pages found by their slug: two with one slug (or one name) would merge,
+        the second's Chinese name lost."""
+        slugs: dict[str, int] = {}
+        zh_names: dict[str, int] = {}
+        for number, topic in enumerate(topics, 1):
+            where = f"topic {number} '{topic.name.en}'"
+            slug = self.slug(topic.name.en, where, "name.en")
+            if slug in slugs:
+                raise self.fail(
+                    where,
+                    "name.en",
+                    _(
+                        "gives the URL slug '%(slug)s', as topic %(other)s does: each topic "
+                        "needs a name of its own"
+                    )
+                    % {"slug": slug, "other": slugs[slug]},
+                )
+            if topic.name.zh_hant in zh_names:
+                raise self.fail(
+                    where,
+                    "name.zh-hant",
+                    _("is also the name of topic %(other)s: each topic needs a name of its own")
+                    % {"other": zh_names[topic.name.zh_hant]},
+                )
+            slugs[slug] = zh_names[topic.name.zh_hant] = number
+
+    def distinct_digests(self, topics: tuple[SeedTopic, ...]) -> None:
+        """Digests are found by short name and by the slug it gives."""
+        short_names: set[str] = set()
+        slugs: dict[str, str] = {}
+        for topic in topics:
+            for digest in topic.digests:
+                where = f"digest '{digest.short_name}'"
+                if digest.short_name in short_names:
+                    raise self.fail(where, "short_name", _("appears more than once"))
+                slug = self.slug(digest.short_name, where, "short_name")
+                if slug in slugs:
+                    raise self.fail(
+                        where,
+                        "short_name",
+                        _("gives the URL slug '%(slug)s', as digest '%(other)s' does")
+                        % {"slug": slug, "other": slugs[slug]},
+                    )
+                short_names.add(digest.short_name)
+                slugs[slug] = digest.short_name
+
+
+def _too_large(path: Path, size: int, limit: int, *, at_least: bool) -> SeedError:
+    message = (
+        _(
+            "%(file)s: is more than %(size)s bytes, over the import limit of %(limit)s bytes "
+            "(IMPORT_MAX_BYTES)"
+        )
+        if at_least
+        else _(
+            "%(file)s: is %(size)s bytes, over the import limit of %(limit)s bytes "
+            "(IMPORT_MAX_BYTES)"
+        )
+    )
+    return SeedError(message % {"file": path, "size": f"{size:,}", "limit": f"{limit:,}"})
+
+
+def read_seed_text(path: Path) -> str:
+    """The file's text, read only if it is within IMPORT_MAX_BYTES and only if it is UTF-8."""
+    limit = settings.IMPORT_MAX_BYTES
+    try:
+        size = path.stat().st_size
+        if size > limit:  # before reading anything
+            raise _too_large(path, size, limit, at_least=False)
+        with path.open("rb") as file:
+            raw = file.read(limit + 1)  # a file that grew, or a pipe, which has no size
+    except OSError as error:
+        raise SeedError(
+            _("%(file)s: cannot be read: %(error)s") % {"file": path, "error": error}
+        ) from error
+    if len(raw) > limit:
+        raise _too_large(path, limit, limit, at_least=True)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        raise SeedError(
+            _("%(file)s: is not UTF-8 text: byte %(byte)s at line %(line)s (save it as UTF-8)")
+            % {"file": path, "byte": f"0x{raw[error.start]:02x}", "line": line}
+        ) from None
+
+
+def parse_seed_json(path: Path, text: str) -> Any:
+    """The JSON document, with one-line errors for what json.loads would raise or allow."""
+    try:
+        return json.loads(text, parse_int=_bounded_int)
+    except json.JSONDecodeError as error:
+        raise SeedError(
+            _("%(file)s: not valid JSON at line %(line)s, column %(col)s: %(msg)s")
+            % {"file": path, "line": error.lineno, "col": error.colno, "msg": error.msg}
+        ) from None
+    except RecursionError:
+        raise SeedError(
+            _("%(file)s: arrays or objects are nested too deeply to read") % {"file": path}
+        ) from None
+    except _IntegerTooLong as error:
+        raise SeedError(
+            _("%(file)s: a number has %(digits)s digits; numbers may have at most %(max)s")
+            % {"file": path, "digits": f"{error.digits:,}", "max": INTEGER_DIGITS}
+        ) from None
 
 
 def load_seed(path: Path | str = DEFAULT_SEED_PATH) -> SeedSite:
     """Parse and validate a seed file; raises SeedError naming the file, item and field."""
     path = Path(path)
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise SeedError(
-            _("%(file)s: cannot be read: %(error)s") % {"file": path, "error": error}
-        ) from error
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as error:
-        raise SeedError(
-            _("%(file)s: not valid JSON at line %(line)s, column %(col)s: %(msg)s")
-            % {"file": path, "line": error.lineno, "col": error.colno, "msg": error.msg}
-        ) from error
-    return _Reader(path).site(data)
+    return _Reader(path).site(parse_seed_json(path, read_seed_text(path)))

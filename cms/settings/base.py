@@ -221,6 +221,9 @@ WAGTAIL_HEADLESS_PREVIEW = {
 # Preview links are signed; older than this many seconds they stop working.
 PREVIEW_TOKEN_MAX_AGE = int(os.environ.get("PREVIEW_TOKEN_MAX_AGE", "3600"))
 
+# `import_digests` refuses a larger file before reading it (the shipped seed is about 50 KB).
+IMPORT_MAX_BYTES = int(os.environ.get("IMPORT_MAX_BYTES", str(5 * 1024 * 1024)))
+
 # Operations: API limits, request ids, Content-Security-Policy, CDN purging.
 # The anonymous API rate limit counts in the default cache (Redis with REDIS_URL, shared by every
 # web process) and is enforced by cms.ops.throttling.APIRateLimitMiddleware, ahead of the API

@@ -88,14 +88,14 @@ def prefill_page_translation(
 def publish_translation(translation: Translation, user=None) -> Page:
     """Save the translated page from its strings and publish it now.
 
-    wagtail-localize's save_target(publish=True) defers the publish to transaction.on_commit
-    with the page instance it held in memory; inside a long transaction that adds children in
-    between (an import, a bulk sync), the deferred publish writes back a stale `numchild` and
-    corrupts the tree. Saving a draft and publishing a freshly loaded revision avoids that.
+    wagtail-localize's `save_target(publish=True)` defers the publish to
+    `transaction.on_commit`, with the page instance it held in memory: inside a long
+    transaction that adds children in between (an import, a bulk sync) the deferred publish
+    writes back a stale `numchild` and corrupts the tree, and inside a transaction that is
+    rolled back (a test) it never happens. Saving a draft with `save_target(publish=False)` and
+    publishing the freshly loaded revision avoids both.
     """
-    translation.source.create_or_update_translation(
-        translation.target_locale, user=user, publish=False, fallback=True, copy_parent_pages=True
-    )
+    translation.save_target(user=user, publish=False)
     target = translation.source.get_translated_instance(translation.target_locale)
     revision = Page.objects.get(pk=target.pk).get_latest_revision()
     revision.publish(user=user)

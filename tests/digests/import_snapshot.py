@@ -1,6 +1,6 @@
 """A comparable picture of everything an import writes: pages, revisions, logs, localize data.
 
-Two imports run from the same starting state (one rolled back) must leave equal snapshots.
+An import that refuses its file must leave the snapshot as it was (test_import_files.py).
 Primary keys, timestamps and random UUIDs differ between any two runs (PostgreSQL sequences are
 not rolled back), so every row is rendered with its foreign keys replaced by natural keys (a
 page by locale and URL path, a revision by its page and rank, a string by its text...), every

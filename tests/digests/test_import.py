@@ -1,13 +1,22 @@
-"""The seed import: both languages, exact strings, idempotency, and clear errors on bad input."""
+"""The seed import: both languages, exact strings, idempotency, and clear errors on bad input.
+
+Hostile files are in test_import_files.py, the progress bar in test_import_progress.py.
+"""
+
+import io
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
-from wagtail.models import Page, Revision
-from wagtail_localize.models import StringTranslation, Translation
+from django.urls import reverse
+from wagtail.models import Locale, Page, ReferenceIndex, Revision
+from wagtail.search.backends import get_search_backend
+from wagtail_localize.models import StringTranslation, Translation, TranslationSource
 
 from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
 from cms.digests.seed import load_seed
 from cms.papers.models import Paper
+from cms.translation.sync import sync_translation_sources
 
 pytestmark = pytest.mark.django_db
 
@@ -145,14 +154,14 @@ def test_failure_midway_rolls_back_everything(seed_copy, monkeypatch):
 
     from cms.digests import importer
 
-    real_papers = importer.SeedImporter._papers
+    real_paper = importer.SeedImporter._paper
 
-    def failing_papers(self, seeds):
-        if any(seed.short_name == "Later" for seed in seeds):
+    def failing_paper(self, seed):
+        if seed.short_name == "Later":
             raise RuntimeError("disk full")
-        return real_papers(self, seeds)
+        return real_paper(self, seed)
 
-    monkeypatch.setattr(importer.SeedImporter, "_papers", failing_papers)
+    monkeypatch.setattr(importer.SeedImporter, "_paper", failing_paper)
     before = _counts()
     with pytest.raises(CommandError, match="nothing was changed: disk full"):
         call_command("import_digests", str(extended), verbosity=0)
@@ -257,3 +266,151 @@ def test_an_import_that_creates_pages_refreshes_the_planner_statistics(seed_copy
     assert _planner_statistics(table) == 0
     call_command("import_digests", str(extended), verbosity=0)
     assert _planner_statistics(table) > 0
+
+
+def _digest(template: dict, short_name: str, title: str, zh_title: str) -> dict:
+    return dict(
+        template,
+        short_name=short_name,
+        title={"en": title, "zh-hant": zh_title},
+        summary={"en": f"What {short_name} explains.", "zh-hant": f"{short_name} 說明什麼。"},
+    )
+
+
+@pytest.fixture
+def extended_seed(seed_copy):
+    """The shipped seed plus new digests in an existing topic and in a new topic.
+
+    One new digest shares its paper's title, venue and year with a stored paper (reused, not
+    created); another's slug is already taken by a zh-hant page of its topic (the translation
+    gets another slug, as Wagtail's find_available_slug gives it).
+    """
+    data = seed_copy.data
+    first = data["topics"][0]["digests"][0]
+    paper = Paper.objects.get(title=first["title"]["en"])
+    data["topics"][0]["digests"] += [
+        _digest(first, "Newfirst", "A first new digest", "第一篇新導讀"),
+        dict(
+            _digest(first, "Samepaper", first["title"]["en"], "同一篇論文"),
+            venue=paper.venue,
+            year=paper.year,
+        ),
+    ]
+    data["topics"].append(
+        {
+            "name": {"en": "A new topic", "zh-hant": "新主題"},
+            "digests": [
+                _digest(
+                    first, f"Newtopic{number}", f"New topic digest {number}", f"新主題導讀 {number}"
+                )
+                for number in range(3)
+            ],
+        }
+    )
+    zh_sibling = DigestPage.objects.filter(locale__language_code="zh-hant").get(
+        translation_key=DigestPage.objects.get(
+            short_name=first["short_name"], locale__language_code="en"
+        ).translation_key
+    )
+    Page.objects.filter(pk=zh_sibling.pk).update(slug="newfirst")
+    return seed_copy.write("extended.json")
+
+
+def _import(*args) -> str:
+    """Run import_digests; its output (the summary)."""
+    out = io.StringIO()
+    call_command("import_digests", *args, stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+def test_new_digests_and_topics_get_published_translations(extended_seed):
+    output = _import(str(extended_seed))
+
+    assert "pages created: 6, pages kept: 65, papers created: 4, translations created: 6" in output
+    zh = Locale.objects.get(language_code="zh-hant")
+    new = DigestPage.objects.get(short_name="Newfirst", locale__language_code="en")
+    assert new.get_translation(zh).slug == "newfirst-1"
+    same = DigestPage.objects.get(short_name="Samepaper", locale__language_code="en")
+    assert same.paper.digests.filter(locale__language_code="en").count() == 2
+    seeded = {d.short_name: d for t in load_seed(extended_seed).topics for d in t.digests}
+    assert new.paper.title == "A first new digest"
+    assert tuple(new.paper.affiliations.values_list("name", flat=True)) == (
+        seeded["Newfirst"].affiliations
+    )
+    topic = TopicPage.objects.get(slug="a-new-topic", locale__language_code="en")
+    assert topic.get_translation(zh).title == "新主題"
+    for page in [topic, *DigestPage.objects.child_of(topic)]:
+        translated = page.get_translation(zh).specific
+        assert translated.live and not translated.has_unpublished_changes, page.title
+        assert translated.get_parent().pk == page.get_parent().get_translation(zh).pk
+        translation = Translation.objects.get(
+            source=TranslationSource.objects.get_for_instance(page), target_locale=zh
+        )
+        total, done = translation.get_progress()
+        assert total == done > 0, page.title
+    assert DigestPage.objects.get(
+        short_name="Newtopic2", locale__language_code="zh-hant"
+    ).summary == ("Newtopic2 說明什麼。")
+    assert all(not problems for problems in Page.find_problems())
+
+
+def test_imported_translations_open_in_the_editor(extended_seed, client):
+    call_command("import_digests", str(extended_seed), verbosity=0)
+    topic = TopicPage.objects.get(slug="a-new-topic", locale__language_code="en")
+    zh = Locale.objects.get(language_code="zh-hant")
+    admin = get_user_model().objects.create_superuser("importadmin", "a@example.com", "pw")
+    client.force_login(admin)
+    digest_zh = DigestPage.objects.child_of(topic).first().get_translation(zh)
+    response = client.get(reverse("wagtailadmin_pages:edit", args=[digest_zh.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "新主題導讀 0" in html and "New topic digest 0" in html  # translation and its source
+
+
+def test_sync_keeps_the_translation_of_unchanged_segments(extended_seed):
+    call_command("import_digests", str(extended_seed), verbosity=0)
+    page = DigestPage.objects.get(short_name="Newtopic1", locale__language_code="en")
+    page.summary = "A summary edited after the import."
+    page.save_revision().publish()
+    source = TranslationSource.objects.get_for_instance(page)
+
+    sync_translation_sources(source_ids=[source.pk], publish=True)
+
+    zh = page.get_translation(Locale.objects.get(language_code="zh-hant")).specific
+    assert zh.title == "新主題導讀 1"  # the translator's (seed's) work on the title survives
+    assert zh.summary == "A summary edited after the import."  # untranslated: the source text
+
+
+def test_import_under_a_topic_whose_translation_was_deleted(seed_copy):
+    """The zh-hant topic comes back (as an alias of the English one); new digests go under it."""
+    topic = TopicPage.objects.get(slug="parallelism-and-moe", locale__language_code="en")
+    topic.get_translation(Locale.objects.get(language_code="zh-hant")).delete()
+    data = seed_copy.data
+    template = data["topics"][2]["digests"][0]
+    data["topics"][2]["digests"].append(_digest(template, "Orphan", "An orphan", "孤兒"))
+
+    call_command("import_digests", str(seed_copy.write("orphan.json")), verbosity=0)
+
+    page = DigestPage.objects.get(short_name="Orphan", locale__language_code="en")
+    zh = page.get_translation(Locale.objects.get(language_code="zh-hant"))
+    assert zh.title == "孤兒" and zh.live
+    assert zh.get_parent().translation_key == topic.translation_key
+    assert all(not problems for problems in Page.find_problems())
+
+
+def test_imported_pages_and_papers_are_in_the_search_index(extended_seed):
+    call_command("import_digests", str(extended_seed), verbosity=0)
+    for language in ("en", "zh-hant"):
+        page = DigestPage.objects.get(short_name="Newtopic0", locale__language_code=language)
+        found = DigestPage.objects.live().filter(locale=page.locale).search(page.title)
+        assert page.pk in [hit.pk for hit in found], language
+    paper = DigestPage.objects.get(short_name="Newtopic0", locale__language_code="en").paper
+    assert paper in list(get_search_backend().search("New topic digest 0", Paper))
+
+
+def test_imported_pages_are_in_the_reference_index(extended_seed):
+    call_command("import_digests", str(extended_seed), verbosity=0)
+    for language in ("en", "zh-hant"):
+        page = DigestPage.objects.get(short_name="Newtopic0", locale__language_code=language)
+        usage = ReferenceIndex.get_references_to(page.paper)
+        assert page.pk in {int(reference.object_id) for reference in usage}, language
