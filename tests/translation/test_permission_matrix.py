@@ -16,12 +16,14 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 from wagtail.models import Locale, Page, Revision, Workflow
+from wagtail_localize.machine_translators import get_machine_translator
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.translation import policy
 from cms.translation.prefill import publish_translation
+from cms.translation.previous import previous_translation_tool_name
 
 pytestmark = pytest.mark.django_db
 
@@ -362,10 +364,10 @@ CASES = [
         lambda w: reverse("wagtail_localize:machine_translate", args=[w.translation().pk]),
         {TRANSLATOR},
         lambda w: StringTranslation.objects.filter(
-            translation_type=StringTranslation.TRANSLATION_TYPE_MACHINE,
+            tool_name=get_machine_translator().display_name,
             context__object_id=w.en.translation_key,
         ).exists(),
-        prepare=_changed_english_and_sync,
+        prepare=lambda w: _untranslated_change(w),
     ),
     # --- snippets -------------------------------------------------------------------------
     _case(
@@ -399,6 +401,12 @@ CASES = [
         data=lambda w: {"locales": [w.zh_locale.pk]},
     ),
 ]
+
+
+def _untranslated_change(world: World) -> None:
+    """A changed English segment left without a translation, for the machine translator to fill."""
+    _changed_english_and_sync(world)
+    StringTranslation.objects.filter(tool_name=previous_translation_tool_name()).delete()
 
 
 def _snapshot():
