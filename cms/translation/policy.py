@@ -133,16 +133,6 @@ def publish_refusal(user, page: Page, translation: Translation | None = None) ->
     return None
 
 
-def check_publish(user, page: Page, translation: Translation | None = None) -> None:
-    """Raise PublishRefused when `publish_refusal` gives a reason."""
-    reason = publish_refusal(user, page, translation)
-    if reason:
-        raise PublishRefused(reason)
-
-
-def may_publish(user, page: Page, translation: Translation | None = None) -> bool:
-    """Wagtail's publish permission on the page, the role's language and the guard, together."""
-    return (
-        page.permissions_for_user(user).can_publish()
-        and publish_refusal(user, page, translation) is None
-    )
+def may_publish(user, page: Page) -> bool:
+    """Wagtail's publish permission on the page and the role's language (not yet the guard)."""
+    return page.permissions_for_user(user).can_publish() and may_write(user, page)
