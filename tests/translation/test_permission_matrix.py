@@ -532,6 +532,8 @@ def test_workflow_approval_rechecks_the_guard(world, admin_user):
         task_state.task.specific.on_action(task_state, admin_user, "approve")
     assert _fresh(world.zh).live_revision_id != revision.pk
     assert SIMPLIFIED not in _fresh(world.zh).summary
+    task_state.refresh_from_db()
+    assert task_state.status == task_state.STATUS_IN_PROGRESS  # the approval was rolled back
 
 
 def test_scheduled_publishing_rechecks_the_guard(world, admin_user):
