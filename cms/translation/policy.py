@@ -72,7 +72,10 @@ def may_move(user, page: Page, destination: Page | None = None) -> bool:
 
 
 def may_copy(user, page: Page, destination: Page | None = None) -> bool:
-    """A copy is made from and into the user's own language."""
+    """A copy is a new page: from and into the user's own language, by a role that adds pages."""
+    roles = _roles(user)
+    if roles is not None and not all("add_page" in role.page_permissions for role in roles):
+        return False
     return may_write(user, page) and (destination is None or may_write(user, destination))
 
 
