@@ -1,10 +1,11 @@
-"""The Editors and Translators groups and what each may do.
+"""The Editors and Translators groups and the Wagtail rights each holds.
 
 Page permissions in Wagtail apply to a page and everything below it, so each group is granted
 rights on one language's tree root: Editors on the English site root, Translators on its zh-hant
-translation. A translator therefore cannot edit or publish an English page, and an editor edits
-zh-hant pages only through the translation workflow. Both may sync translations (wagtail-localize's
-`submit_translation`), which is how a translator brings an out-of-date page up to date.
+translation. A translator therefore cannot edit or publish an English page, nor an editor a
+zh-hant one. Both may start and sync translations (wagtail-localize's `submit_translation`),
+which only ever makes drafts. What Wagtail's rights cannot say (translators delete nothing, the
+direction of translation, the zh-Hant guard) is decided in cms.translation.policy.
 """
 
 from dataclasses import dataclass, field
@@ -12,8 +13,6 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 from wagtail.models import Collection, GroupCollectionPermission, GroupPagePermission, Page
-
-from cms.digests.models import DigestIndexPage
 
 EDITORS = "Editors"
 TRANSLATORS = "Translators"
@@ -30,6 +29,8 @@ class Role:
     page_permissions: list[str]
     model_permissions: list[str] = field(default_factory=list)
     collection_permissions: list[str] = field(default_factory=list)
+    # Wagtail lets change + publish delete a page; a role without this deletes nothing.
+    may_delete: bool = True
 
 
 ROLES = [
@@ -49,6 +50,7 @@ ROLES = [
         language=TARGET_LANGUAGE,
         page_permissions=["change_page", "publish_page"],
         model_permissions=list(COMMON_PERMISSIONS),
+        may_delete=False,
     ),
 ]
 
@@ -64,6 +66,8 @@ def _permission(dotted: str) -> Permission:
 
 def tree_root(language: str) -> Page:
     """The DigestIndexPage in `language`: every page of that language lives below it."""
+    from cms.digests.models import DigestIndexPage  # the page models use this app's policy
+
     root = DigestIndexPage.objects.filter(locale__language_code=language).first()
     if root is None:
         raise MissingTreeRoot(f"No site root page in '{language}'; run import_digests first.")
