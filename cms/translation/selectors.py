@@ -1,13 +1,12 @@
-"""Read-side queries for the translation screens: translated pages, and which of them lag."""
+"""Read-side queries for the translation screens: translated pages, and which of them lag.
+
+The translator's queue, which starts from the English pages, is in cms.translation.queue."""
 
 from django.db.models import BooleanField, Case, F, OuterRef, QuerySet, Subquery, Value, When
 from wagtail.models import Page
-from wagtail.permission_policies.pages import PagePermissionPolicy
 from wagtail_localize.models import TranslationSource
 
 from cms.digests.models import DigestPage, TopicPage
-
-from .status import TranslationStatus, translation_statuses
 
 TARGET_LANGUAGE = "zh-hant"
 
@@ -45,18 +44,3 @@ def translated_pages(language: str = TARGET_LANGUAGE) -> QuerySet[Page]:
     """Every digest and topic page in `language`, lagging ones first, then in tree order."""
     pages = Page.objects.type(DigestPage, TopicPage).filter(locale__language_code=language)
     return annotate_needs_sync(pages).order_by("-needs_sync", "path")
-
-
-def pages_waiting_for_translation(
-    user, *, language: str = TARGET_LANGUAGE, limit: int = 10
-) -> list[tuple[Page, TranslationStatus]]:
-    """Translated pages `user` may edit that need work (out of date, incomplete or machine)."""
-    editable = PagePermissionPolicy().instances_user_has_permission_for(user, "change")
-    pages = list(translated_pages(language).filter(pk__in=editable.values("pk")))
-    statuses = translation_statuses(pages)
-    waiting = [
-        (page, statuses[page.pk])
-        for page in pages
-        if page.pk in statuses and statuses[page.pk].state != "up_to_date"
-    ]
-    return waiting[:limit]
