@@ -2,6 +2,7 @@
 
 from celery import shared_task
 
+from .notifications import notify_translators
 from .sync import sync_translation_sources
 
 
@@ -12,3 +13,9 @@ def sync_translations_task(
     """Sync translation sources in a worker; returns a short status for logs and tests."""
     result = sync_translation_sources(source_ids=source_ids, publish=publish, user_id=user_id)
     return f"synced {len(result.synced)}, missing {len(result.missing)}, failed {result.failed}"
+
+
+@shared_task(name="translation.notify_translators", ignore_result=True)
+def notify_translators_task(page_ids: list[int]) -> str:
+    """Email translators about published English pages (at most once per page per hour)."""
+    return notify_translators(page_ids)
