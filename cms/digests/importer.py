@@ -33,6 +33,7 @@ from . import bulk_pages
 from .deferred_indexing import DeferredIndex, deferred_indexing
 from .models import DigestIndexPage, DigestPage, TopicPage
 from .seed import SeedDigest, SeedSite, SeedTopic
+from .sites import name_site
 
 ZH_HANT = "zh-hant"
 Progress = Callable[[str], None]
@@ -146,8 +147,8 @@ class SeedImporter:
         """Serve the digests at the site root; drop Wagtail's untouched welcome page."""
         site = Site.objects.filter(is_default_site=True).first()
         if site is None:
-            Site.objects.create(hostname="localhost", root_page=index, is_default_site=True)
-            return
+            site = Site.objects.create(hostname="localhost", root_page=index, is_default_site=True)
+        name_site(site)
         if site.root_page_id == index.pk:
             return
         welcome = site.root_page

@@ -14,6 +14,7 @@ from cms.papers.serializers import PaperSerializer
 from cms.translation.serializers import TranslationStatusField
 
 from .blocks import BaseStreamBlock, CommentaryStreamBlock
+from .forms import SlugClashExplainedPageForm
 from .search import SearchTextMixin
 from .serializers import TopicDigestsField, TopicRefField
 
@@ -91,6 +92,7 @@ class TopicPage(HeadlessPreviewMixin, SearchTextMixin, Page):
         TranslatableField("commentary"),
     ]
     search_fields = [*Page.search_fields, index.SearchField("intro")]
+    base_form_class = SlugClashExplainedPageForm
 
     parent_page_types = ["digests.DigestIndexPage"]
     subpage_types = ["digests.DigestPage"]
@@ -152,6 +154,7 @@ class DigestPage(HeadlessPreviewMixin, SearchTextMixin, Page):
         index.SearchField("short_name"),
         index.SearchField("summary"),
     ]
+    base_form_class = SlugClashExplainedPageForm
 
     parent_page_types = ["digests.TopicPage"]
     subpage_types = []
