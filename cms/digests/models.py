@@ -11,6 +11,7 @@ from wagtail_headless_preview.models import HeadlessPreviewMixin
 from wagtail_localize.fields import SynchronizedField, TranslatableField
 
 from cms.papers.serializers import PaperSerializer
+from cms.translation.pages import RoleCheckedPublishMixin
 from cms.translation.serializers import TranslationStatusField
 
 from .blocks import BaseStreamBlock, CommentaryStreamBlock
@@ -26,7 +27,7 @@ PAGE_TRANSLATABLE_FIELDS = [
 ]
 
 
-class DigestIndexPage(HeadlessPreviewMixin, Page):
+class DigestIndexPage(RoleCheckedPublishMixin, HeadlessPreviewMixin, Page):
     """The site root, "Research digests": an intro above the list of topics."""
 
     intro = models.TextField(_("intro"), blank=True)
@@ -46,7 +47,7 @@ class DigestIndexPage(HeadlessPreviewMixin, Page):
         verbose_name = _("digest index page")
 
 
-class TopicPage(HeadlessPreviewMixin, SearchTextMixin, Page):
+class TopicPage(RoleCheckedPublishMixin, HeadlessPreviewMixin, SearchTextMixin, Page):
     """A topic overview: which chapter to finish first, and a comparison of its digests."""
 
     search_text_fields = ("title", "intro")
@@ -105,7 +106,7 @@ class TopicPage(HeadlessPreviewMixin, SearchTextMixin, Page):
         return DigestPage.objects.child_of(self).live().public().order_by("path")
 
 
-class DigestPage(HeadlessPreviewMixin, SearchTextMixin, Page):
+class DigestPage(RoleCheckedPublishMixin, HeadlessPreviewMixin, SearchTextMixin, Page):
     """One paper, explained: what the digest sets out to explain, then the body."""
 
     search_text_fields = ("title", "short_name", "summary")

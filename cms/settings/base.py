@@ -174,6 +174,9 @@ REST_FRAMEWORK = {"DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRen
 # Background work: with REDIS_URL unset, tasks run in-process and nothing else is needed.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+# Translation (cms.translation): "Translate this page" makes a zh-hant draft, never a live page;
+# a translator publishes it (cms/translation/policy.py decides who may).
+WAGTAILLOCALIZE_SYNC_LIVE_STATUS_ON_TRANSLATE = False
 # Translation (cms.translation): DeepL asked for Traditional Chinese when DEEPL_AUTH_KEY is set.
 DEEPL_AUTH_KEY = os.environ.get("DEEPL_AUTH_KEY", "")
 if DEEPL_AUTH_KEY:

@@ -13,8 +13,6 @@ from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 from wagtail.models import Collection, GroupCollectionPermission, GroupPagePermission, Page
 
-from cms.digests.models import DigestIndexPage
-
 EDITORS = "Editors"
 TRANSLATORS = "Translators"
 SOURCE_LANGUAGE = "en"
@@ -30,6 +28,8 @@ class Role:
     page_permissions: list[str]
     model_permissions: list[str] = field(default_factory=list)
     collection_permissions: list[str] = field(default_factory=list)
+    # Wagtail lets change + publish delete a page; a role without this deletes nothing.
+    may_delete: bool = True
 
 
 ROLES = [
@@ -49,6 +49,7 @@ ROLES = [
         language=TARGET_LANGUAGE,
         page_permissions=["change_page", "publish_page"],
         model_permissions=list(COMMON_PERMISSIONS),
+        may_delete=False,
     ),
 ]
 
@@ -64,6 +65,8 @@ def _permission(dotted: str) -> Permission:
 
 def tree_root(language: str) -> Page:
     """The DigestIndexPage in `language`: every page of that language lives below it."""
+    from cms.digests.models import DigestIndexPage  # the page models use this app's policy
+
     root = DigestIndexPage.objects.filter(locale__language_code=language).first()
     if root is None:
         raise MissingTreeRoot(f"No site root page in '{language}'; run import_digests first.")

@@ -4,41 +4,32 @@
 stored per (source string, context), so every segment whose English did not change keeps its
 translation and only changed segments are left to translate. Syncing many pages is slow, so
 `enqueue_translation_sync()` hands it to a background job and returns at once.
+
+A sync never publishes: a live translation keeps its old text live until its translator
+publishes the update from the translation editor (cms.translation.policy decides who may).
 """
 
-import logging
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 from wagtail_localize.models import TranslationSource
 from wagtail_localize.tasks import background
-
-from .prefill import publish_translation
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass
 class SyncResult:
     synced: list[int] = field(default_factory=list)
     missing: list[int] = field(default_factory=list)
-    published: int = 0
-    failed: int = 0
 
 
-def sync_translation_sources(
-    *, source_ids: list[int], publish: bool = False, user_id: int | None = None
-) -> SyncResult:
-    """Re-extract each source and, with `publish`, publish its translations straight away.
+def sync_translation_sources(*, source_ids: list[int], user_id: int | None = None) -> SyncResult:
+    """Re-extract each source; the translated pages stay as they are until a translator publishes.
 
-    Without `publish` the translated pages stay as they are until a translator publishes them
-    (wagtail-localize's default). Each source is synced in its own transaction, so one failure
-    does not undo the others.
+    Each source is synced in its own transaction, so one failure does not undo the others.
+    `user_id` (who asked) is kept for the logs of the job.
     """
-    user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
     result = SyncResult()
     sources = TranslationSource.objects.filter(pk__in=source_ids).order_by("pk")
     found = set()
@@ -53,16 +44,7 @@ def sync_translation_sources(
             for translation in source.translations.filter(enabled=True).select_related(
                 "target_locale"
             ):
-                if publish:
-                    try:
-                        publish_translation(translation, user=user)
-                    except ValidationError:
-                        logger.warning("Translation %s did not validate", translation.pk)
-                        result.failed += 1
-                        continue
-                    result.published += 1
-                else:
-                    source.update_target_view_restrictions(translation.target_locale)
+                source.update_target_view_restrictions(translation.target_locale)
         result.synced.append(source.pk)
     result.missing.extend(pk for pk in source_ids if pk not in found)
     return result
@@ -72,16 +54,14 @@ def _run_in_worker() -> bool:
     return bool(getattr(settings, "REDIS_URL", ""))
 
 
-def enqueue_translation_sync(
-    source_ids: list[int], *, publish: bool = False, user_id: int | None = None
-) -> None:
+def enqueue_translation_sync(source_ids: list[int], *, user_id: int | None = None) -> None:
     """Sync in the background once the current transaction commits.
 
     A Celery task when a broker is configured (`REDIS_URL`); otherwise wagtail-localize's own
     job backend (`WAGTAILLOCALIZE_JOBS`), which by default runs the job at once.
     """
     ids = list(source_ids)
-    kwargs = {"source_ids": ids, "publish": publish, "user_id": user_id}
+    kwargs = {"source_ids": ids, "user_id": user_id}
     if _run_in_worker():
         from .tasks import sync_translations_task
 

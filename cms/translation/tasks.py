@@ -7,12 +7,13 @@ from .sync import sync_translation_sources
 
 
 @shared_task(name="translation.sync_translations", ignore_result=True)
-def sync_translations_task(
-    source_ids: list[int], publish: bool = False, user_id: int | None = None
-) -> str:
-    """Sync translation sources in a worker; returns a short status for logs and tests."""
-    result = sync_translation_sources(source_ids=source_ids, publish=publish, user_id=user_id)
-    return f"synced {len(result.synced)}, missing {len(result.missing)}, failed {result.failed}"
+def sync_translations_task(source_ids: list[int], user_id: int | None = None, **_ignored) -> str:
+    """Sync translation sources in a worker (never publishing); a short status for logs and tests.
+
+    Extra keyword arguments (a `publish` flag queued by an earlier release) are ignored.
+    """
+    result = sync_translation_sources(source_ids=source_ids, user_id=user_id)
+    return f"synced {len(result.synced)}, missing {len(result.missing)}"
 
 
 @shared_task(name="translation.notify_translators", ignore_result=True)

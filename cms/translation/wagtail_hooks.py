@@ -1,20 +1,55 @@
-"""Admin wiring for the translation workflow: report, dashboard panel, and the zh-Hant guard."""
+"""Admin wiring for the translation workflow: report, dashboard panel, roles and the guard.
+
+Every check of who may do what is `cms.translation.policy`; the hooks here only put it on each
+admin path: Wagtail's page views and bulk actions through their `before_*` hooks, and
+wagtail-localize's submit, update and convert views by serving our subclasses at their URLs.
+"""
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
-from django.urls import path, reverse
-from django.utils.translation import gettext as _
+from django.urls import include, path, reverse
 from django.utils.translation import gettext_lazy
 from wagtail import hooks
 from wagtail.admin.menu import MenuItem
+from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
+from wagtail.models import Page
 from wagtail_localize.models import Translation
 
-from .content_checks import check_translation
+from . import localize_views, policy
 from .machine_translators import is_traditional_chinese
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_translate
 from .queue_views import OpenTranslationView, TranslationQueueView
 from .views import SYNC_PERMISSION, SyncOutOfDateView, TranslationStatusReportView
+
+
+@hooks.register("register_admin_urls", order=-1)
+def replace_localize_views():
+    """Our role-checked views at wagtail-localize's paths; earlier hooks' URLs match first."""
+    urls = [
+        path(
+            "submit/page/<int:page_id>/",
+            localize_views.SubmitPageTranslationView.as_view(),
+            name="submit_page_translation",
+        ),
+        path(
+            "submit/snippet/<slug:app_label>/<slug:model_name>/<str:pk>/",
+            localize_views.SubmitSnippetTranslationView.as_view(),
+            name="submit_snippet_translation",
+        ),
+        path(
+            "update/<int:translation_source_id>/",
+            localize_views.UpdateTranslationsView.as_view(),
+            name="update_translations",
+        ),
+        path(
+            "page/<int:page_id>/convert_to_alias/",
+            localize_views.convert_to_alias,
+            name="convert_to_alias",
+        ),
+    ]
+    return [path("localize/", include((urls, "translation_localize")))]
 
 
 @hooks.register("register_admin_urls")
@@ -87,11 +122,9 @@ def add_pages_waiting_panel(request, panels):
         panels.append(PagesWaitingForTranslationPanel())
 
 
-def _guard_message(findings) -> str:
-    details = "; ".join(str(finding) for finding in findings[:5])
-    return _("Simplified Chinese characters found, Traditional Chinese expected: {details}").format(
-        details=details
-    )
+def _refuse(request, reason: str, fallback: str):
+    messages.error(request, reason)
+    return redirect(get_valid_next_url_from_request(request) or fallback)
 
 
 @hooks.register("before_edit_page", order=-1)
@@ -112,12 +145,72 @@ def guard_traditional_chinese(request, page):
     )
     if translation is None:
         return None
-    findings = check_translation(translation)
-    if not findings:
-        return None
     if request.method == "POST" and request.POST.get("action") == "publish":
-        messages.error(request, _guard_message(findings) + " " + _("Not published."))
-        return redirect(request.path)
+        reason = policy.publish_refusal(request.user, page, translation)
+        if reason:
+            messages.error(request, reason)
+            return redirect(request.path)
+        return None
     if request.method == "GET":
-        messages.warning(request, _guard_message(findings))
+        findings = policy.guard_findings(page, translation)
+        if findings:
+            messages.warning(request, policy.guard_message(findings))
     return None
+
+
+@hooks.register("before_publish_page")
+def check_publish_in_page_editor(request, page):
+    """Wagtail's own edit and create views: the role's language and the guard, on publish."""
+    if request.method != "POST" or "action-publish" not in request.POST:
+        return None
+    if isinstance(page, Page) and page.pk:
+        reason = policy.publish_refusal(request.user, page)
+        if reason:
+            return _refuse(request, reason, reverse("wagtailadmin_pages:edit", args=[page.pk]))
+    return None
+
+
+@hooks.register("before_delete_page")
+def check_delete(request, page):
+    if not policy.may_delete(request.user, page):
+        raise PermissionDenied
+
+
+@hooks.register("before_move_page")
+def check_move(request, page, destination):
+    if not policy.may_move(request.user, page, destination):
+        raise PermissionDenied
+
+
+@hooks.register("before_copy_page")
+def check_copy(request, page):
+    if not policy.may_copy(request.user, page):
+        raise PermissionDenied
+
+
+@hooks.register("before_bulk_action")
+def check_bulk_action(request, action_type, objects, action):
+    """Bulk delete, move and publish of pages ask the same policy as the single-page views."""
+    pages = [obj for obj in objects if isinstance(obj, Page)]
+    if action_type == "delete" and not all(policy.may_delete(request.user, p) for p in pages):
+        raise PermissionDenied
+    if action_type == "move" and not all(policy.may_move(request.user, p) for p in pages):
+        raise PermissionDenied
+    if action_type == "publish":
+        for page in pages:
+            reason = policy.publish_refusal(
+                request.user, page.specific.get_latest_revision_as_object()
+            )
+            if reason:
+                title = page.get_admin_display_title()
+                return _refuse(request, f"{title}: {reason}", reverse("wagtailadmin_home"))
+    return None
+
+
+@hooks.register("construct_page_action_menu")
+def hide_refused_actions(menu_items, request, context):
+    """No "Convert to alias page" item for users the policy would refuse."""
+    page = context.get("page")
+    if page is None or page.pk is None or policy.may_convert_to_alias(request.user, page):
+        return
+    menu_items[:] = [item for item in menu_items if item.name != "localize-convert-to-alias"]

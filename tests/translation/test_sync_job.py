@@ -62,7 +62,7 @@ def test_the_job_syncs_and_keeps_unchanged_segments(three_changed_digests):
         context__path="title",
     ).count()
 
-    assert sync_translations_task.run(ids) == "synced 3, missing 0, failed 0"
+    assert sync_translations_task.run(ids) == "synced 3, missing 0"
 
     statuses = translation_statuses(_zh(three_changed_digests))
     assert {(s.state, s.percent_translated) for s in statuses.values()} == {("incomplete", 50)}
@@ -82,7 +82,7 @@ def test_with_a_broker_the_job_goes_to_celery(django_capture_on_commit_callbacks
         django_capture_on_commit_callbacks(execute=True),
     ):
         sync.enqueue_translation_sync([1, 2], user_id=None)
-    delay.assert_called_once_with(source_ids=[1, 2], publish=False, user_id=None)
+    delay.assert_called_once_with(source_ids=[1, 2], user_id=None)
 
 
 def test_missing_sources_are_reported_not_fatal():

@@ -6,6 +6,7 @@ from wagtail_localize.models import Translation
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
+from cms.translation.prefill import publish_translation
 from cms.translation.sync import sync_translation_sources
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +29,9 @@ def test_prose_is_translatable_and_shared_facts_are_synchronized():
     )
 
 
-def test_synchronized_fields_follow_the_source_and_translations_are_kept(digest_en, digest_zh):
+def test_synchronized_fields_follow_the_source_and_translations_are_kept(
+    digest_en, digest_zh, translator
+):
     zh_title, zh_summary = digest_zh.title, digest_zh.specific.summary
     other_paper = Paper.objects.exclude(pk=digest_en.paper_id).first()
     papers_before = Paper.objects.count()
@@ -40,9 +43,12 @@ def test_synchronized_fields_follow_the_source_and_translations_are_kept(digest_
     translation = Translation.objects.get(
         source__object_id=digest_en.translation_key, target_locale=digest_zh.locale
     )
-    result = sync_translation_sources(source_ids=[translation.source_id], publish=True)
+    result = sync_translation_sources(source_ids=[translation.source_id])
 
     assert result.synced == [translation.source_id]
+    # The sync is a draft: the live zh-hant page keeps its old facts until its translator publishes.
+    assert DigestPage.objects.get(pk=digest_zh.pk).reading_minutes != 42
+    publish_translation(translation, user=translator)
     zh = DigestPage.objects.get(pk=digest_zh.pk)
     assert (zh.reading_minutes, zh.short_name, zh.paper_id) == (42, "FabricPerf2", other_paper.pk)
     assert (zh.title, zh.summary) == (zh_title, zh_summary)

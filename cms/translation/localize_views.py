@@ -1,0 +1,119 @@
+"""wagtail-localize's submit, update and convert-to-alias views, with our roles and drafts.
+
+wagtail-localize checks only `submit_translation` in these views, so anyone allowed to ask for a
+translation could publish through them. These subclasses of its public view classes are served
+at the same admin URLs (registered ahead of wagtail-localize's own in wagtail_hooks) and ask
+`cms.translation.policy` instead:
+
+- submitting ("Translate this page") offers only the directions the user's role may start, and
+  always makes a draft (WAGTAILLOCALIZE_SYNC_LIVE_STATUS_ON_TRANSLATE = False in the settings);
+- updating ("Sync translated pages") syncs as a draft; "Publish immediately" is offered only to
+  users who may publish every translation, and each is published through the policy's checks,
+  the zh-Hant guard included;
+- converting a translation back into an alias is for administrators only.
+"""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from wagtail.models import Locale, Page
+from wagtail_localize.views import convert, submit_translations, update_translations
+
+from . import policy
+from .prefill import publish_translation
+
+
+class RoleLimitedSubmitMixin:
+    """Offer only the target locales the user's role may translate this object into."""
+
+    def allowed_locales(self) -> list[Locale]:
+        return [
+            locale
+            for locale in Locale.objects.exclude(pk=self.object.locale_id)
+            if policy.may_translate(self.request.user, self.object.locale, locale)
+        ]
+
+    def get_form(self):
+        form = super().get_form()
+        field = form.fields["locales"]
+        field.queryset = field.queryset.filter(pk__in=[loc.pk for loc in self.allowed_locales()])
+        return form
+
+    def get(self, request, *args, **kwargs):
+        if not self.allowed_locales():
+            raise PermissionDenied
+        return super().get(request, *args, **kwargs)
+
+    def post(self, request, *args, **kwargs):
+        if not self.allowed_locales():
+            raise PermissionDenied
+        return super().post(request, *args, **kwargs)
+
+
+class SubmitPageTranslationView(
+    RoleLimitedSubmitMixin, submit_translations.SubmitPageTranslationView
+):
+    pass
+
+
+class SubmitSnippetTranslationView(
+    RoleLimitedSubmitMixin, submit_translations.SubmitSnippetTranslationView
+):
+    pass
+
+
+class UpdateTranslationsView(update_translations.UpdateTranslationsView):
+    """Sync as a draft; publish afterwards only what the policy lets this user publish."""
+
+    def translations(self):
+        return self.object.translations.filter(enabled=True).select_related("target_locale")
+
+    def may_publish_all(self) -> bool:
+        for translation in self.translations():
+            target = translation.get_target_instance()
+            if not isinstance(target, Page):
+                return False  # no translatable snippets here; publish those from their editor
+            if not target.permissions_for_user(self.request.user).can_publish():
+                return False
+            if not policy.may_write(self.request.user, target):
+                return False
+        return True
+
+    def get_form(self):
+        form = super().get_form()
+        if not self.may_publish_all():
+            del form.fields["publish_translations"]
+        return form
+
+    def form_valid(self, form):
+        publish = form.cleaned_data.get("publish_translations", False)
+        form.cleaned_data["publish_translations"] = False
+        response = super().form_valid(form)
+        if publish:
+            for translation in self.translations():
+                self.publish(translation)
+        return response
+
+    def publish(self, translation) -> None:
+        target = translation.get_target_instance()
+        reason = policy.publish_refusal(self.request.user, target, translation)
+        if reason:
+            messages.error(self.request, f"{target.get_admin_display_title()}: {reason}")
+            return
+        publish_translation(translation, user=self.request.user)
+        messages.success(
+            self.request,
+            _("Published '{title}' in {locale}.").format(
+                title=target.get_admin_display_title(),
+                locale=translation.target_locale.get_display_name(),
+            ),
+        )
+
+
+def convert_to_alias(request, page_id: int):
+    """wagtail-localize's view, for those the policy lets replace a translation by an alias."""
+    page = get_object_or_404(Page, id=page_id)
+    if not policy.may_convert_to_alias(request.user, page):
+        raise PermissionDenied
+    return convert.convert_to_alias(request, page_id)

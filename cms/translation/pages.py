@@ -1,0 +1,33 @@
+"""The last check before any page revision goes live, whichever path publishes it.
+
+Every way of publishing a page (the edit view, bulk actions, workflow approval, scheduled
+publishing, revision reverts, wagtail-localize's update, submit and translation editor) ends in
+`Page.publish(revision, ...)`, called on the specific page. Admin views check roles and the
+zh-Hant guard first, so a person sees why; this mixin refuses what slipped past them, e.g. a
+scheduled zh-hant revision whose text gained Simplified characters after it was scheduled, or
+a workflow approval of such a revision.
+"""
+
+import logging
+
+from wagtail.models import Revision
+
+from . import policy
+
+logger = logging.getLogger(__name__)
+
+
+class RoleCheckedPublishMixin:
+    """For page models: refuse to publish what `policy.publish_refusal` forbids."""
+
+    def publish(self, revision: Revision, user=None, **kwargs):
+        reason = policy.publish_refusal(user, revision.as_object())
+        if reason and user is None and revision.approved_go_live_at is not None:
+            # Scheduled publishing: unschedule this revision and let the run go on to the next.
+            Revision.objects.filter(pk=revision.pk).update(approved_go_live_at=None)
+            logger.warning("Unscheduled revision %s of page %s: %s", revision.pk, self.pk, reason)
+            return None
+        if reason:
+            logger.warning("Refused revision %s of page %s: %s", revision.pk, self.pk, reason)
+            raise policy.PublishRefused(reason)
+        return super().publish(revision, user=user, **kwargs)

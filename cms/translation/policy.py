@@ -1,0 +1,148 @@
+"""Who may do what with pages in each language: the one place every admin path asks.
+
+Wagtail's page permissions (GroupPagePermission on each language's root, set up by
+`roles.ensure_roles`) already keep editors to the English tree and translators to the zh-hant one
+in Wagtail's own views. What they cannot express, and what wagtail-localize's views do not check
+(they ask only for `submit_translation`), is decided here:
+
+- a role writes one language: its members may publish, delete, move or copy pages only in it;
+- translators delete nothing (Wagtail lets anyone with change + publish delete a page);
+- translations flow from English into zh-hant: submitting the other way is for administrators;
+- converting a translation back into an alias puts the English text live on the zh-hant page,
+  so only administrators may;
+- nothing with Simplified-only characters goes live on a zh-hant page, whoever publishes it
+  (the zh-Hant guard), including scheduled publishing and workflow approval, which have no
+  request to check (see `cms.translation.pages`).
+
+Users in no role (superusers, moderators) are limited only by Wagtail's own permissions.
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
+from wagtail.models import Locale, Page
+from wagtail_localize.models import Translation
+
+from .content_checks import check_page, check_translation
+from .roles import ROLES, SOURCE_LANGUAGE, TARGET_LANGUAGE, Role
+from .zh_hant import SimplifiedText
+
+GUARDED_LANGUAGE = TARGET_LANGUAGE
+
+
+class PublishRefused(PermissionDenied):
+    """A publish that the roles or the zh-Hant guard forbid; the message says which and why."""
+
+
+def _roles(user) -> list[Role] | None:
+    """The user's roles, or None when no role limits them (anonymous users have no rights)."""
+    if not user.is_authenticated or user.is_superuser:
+        return None
+    groups = set(user.groups.values_list("name", flat=True))
+    return [role for role in ROLES if role.group in groups] or None
+
+
+def _languages(user) -> frozenset[str] | None:
+    """The languages the user's roles write, or None when no role limits them."""
+    roles = _roles(user)
+    return None if roles is None else frozenset(role.language for role in roles)
+
+
+def _language(obj: Page | Locale) -> str:
+    locale = obj if isinstance(obj, Locale) else obj.locale
+    return locale.language_code
+
+
+def may_write(user, page: Page) -> bool:
+    """Whether the user's role writes the page's language (no role: Wagtail decides alone)."""
+    languages = _languages(user)
+    return languages is None or _language(page) in languages
+
+
+def may_delete(user, page: Page) -> bool:
+    """Editors delete pages in their own language only; translators delete nothing."""
+    roles = _roles(user)
+    if roles is None:
+        return True
+    return all(role.may_delete for role in roles) and may_write(user, page)
+
+
+def may_move(user, page: Page, destination: Page | None = None) -> bool:
+    """Moving stays inside the user's language, for the page and where it goes."""
+    return may_delete(user, page) and (destination is None or may_write(user, destination))
+
+
+def may_copy(user, page: Page, destination: Page | None = None) -> bool:
+    """A copy is made from and into the user's own language."""
+    return may_write(user, page) and (destination is None or may_write(user, destination))
+
+
+def may_translate(user, source_locale: Locale, target_locale: Locale) -> bool:
+    """Role members may start translations from English into zh-hant only (the result is a draft).
+
+    Starting a translation writes no text of the starter's own: it copies the English page as a
+    zh-hant draft for translators to translate. The other direction would create English pages
+    from zh-hant ones, which no role may.
+    """
+    if _languages(user) is None:
+        return True
+    return (
+        source_locale.language_code == SOURCE_LANGUAGE
+        and target_locale.language_code == TARGET_LANGUAGE
+    )
+
+
+def may_convert_to_alias(user, page: Page) -> bool:
+    """Only administrators may replace a translation by an alias showing the English text."""
+    return _languages(user) is None
+
+
+def guard_findings(page: Page, translation: Translation | None = None) -> list[SimplifiedText]:
+    """Simplified-only characters that publishing would put live on a zh-hant page.
+
+    With a translation, its strings (what wagtail-localize would write); otherwise the page as
+    given (a revision's content, or the page being edited).
+    """
+    if _language(page) != GUARDED_LANGUAGE:
+        return []
+    if translation is not None:
+        return check_translation(translation)
+    return check_page(page)
+
+
+def guard_message(findings: list[SimplifiedText]) -> str:
+    details = "; ".join(str(finding) for finding in findings[:5])
+    return _("Simplified Chinese characters found, Traditional Chinese expected: {details}").format(
+        details=details
+    )
+
+
+def publish_refusal(user, page: Page, translation: Translation | None = None) -> str | None:
+    """Why this user may not publish this page now, or None when they may.
+
+    `user` is None for publishing without a person (scheduled publishing): only the guard applies.
+    Wagtail's own publish permission is checked by Wagtail's views and actions; this adds the
+    role's language and the zh-Hant guard.
+    """
+    if user is not None and not may_write(user, page):
+        return _("Your role may not publish pages in {language}.").format(
+            language=page.locale.get_display_name()
+        )
+    findings = guard_findings(page, translation)
+    if findings:
+        return guard_message(findings) + " " + _("Not published.")
+    return None
+
+
+def check_publish(user, page: Page, translation: Translation | None = None) -> None:
+    """Raise PublishRefused when `publish_refusal` gives a reason."""
+    reason = publish_refusal(user, page, translation)
+    if reason:
+        raise PublishRefused(reason)
+
+
+def may_publish(user, page: Page, translation: Translation | None = None) -> bool:
+    """Wagtail's publish permission on the page, the role's language and the guard, together."""
+    return (
+        page.permissions_for_user(user).can_publish()
+        and publish_refusal(user, page, translation) is None
+    )
