@@ -20,6 +20,7 @@ from wagtail_localize.models import Translation, TranslationSource
 
 from cms.digests.models import DigestPage, TopicPage
 
+from . import policy
 from .roles import SOURCE_LANGUAGE, TARGET_LANGUAGE, MissingTreeRoot, tree_root
 from .sync import sync_translation_sources
 
@@ -38,13 +39,20 @@ QUEUE_LABELS = {
 }
 
 
-def may_translate(user, language: str = TARGET_LANGUAGE) -> bool:
-    """The "may translate" role check: the user may edit pages in `language`'s tree.
+def may_work_the_queue(user, language: str = TARGET_LANGUAGE) -> bool:
+    """Whether `user` may start and open translations from the queue.
 
-    Translators hold their page rights on the language's tree root (cms.translation.roles), so
-    this is Wagtail's own page permission, not a second list of who translates.
+    The role check of cms.translation.policy (translations flow from English into `language`),
+    and Wagtail's page permission to edit pages in `language`'s tree, where the translation
+    editor opens: translators hold it on the tree root (cms.translation.roles), editors do not.
     """
     if not user.is_authenticated or not user.is_active:
+        return False
+    source_locale = Locale.objects.filter(language_code=SOURCE_LANGUAGE).first()
+    target_locale = Locale.objects.filter(language_code=language).first()
+    if source_locale is None or target_locale is None:
+        return False
+    if not policy.may_translate(user, source_locale, target_locale):
         return False
     try:
         root = tree_root(language)

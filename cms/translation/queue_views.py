@@ -13,11 +13,17 @@ from wagtail.admin.views.reports import ReportView
 from wagtail.admin.widgets import HeaderButton
 from wagtail.models import Page
 
-from .queue import QUEUE_LABELS, CannotTranslate, may_translate, open_translation, translation_queue
+from .queue import (
+    QUEUE_LABELS,
+    CannotTranslate,
+    may_work_the_queue,
+    open_translation,
+    translation_queue,
+)
 
 
-def require_may_translate(user) -> None:
-    if not may_translate(user):
+def require_queue_access(user) -> None:
+    if not may_work_the_queue(user):
         raise PermissionDenied
 
 
@@ -76,7 +82,7 @@ class TranslationQueueView(ReportView):
     }
 
     def dispatch(self, request, *args, **kwargs):
-        require_may_translate(request.user)
+        require_queue_access(request.user)
         return super().dispatch(request, *args, **kwargs)
 
     def get_queryset(self):
@@ -104,7 +110,7 @@ class OpenTranslationView(View):
     http_method_names = ["post"]
 
     def post(self, request, page_id: int):
-        require_may_translate(request.user)
+        require_queue_access(request.user)
         page = get_object_or_404(Page, pk=page_id)
         try:
             opened = open_translation(page=page, user=request.user)

@@ -19,7 +19,7 @@ from wagtail_localize.models import Translation
 from . import localize_views, policy
 from .machine_translators import is_traditional_chinese
 from .panels import PagesWaitingForTranslationPanel
-from .queue import may_translate
+from .queue import may_work_the_queue
 from .queue_views import OpenTranslationView, TranslationQueueView
 from .views import SYNC_PERMISSION, SyncOutOfDateView, TranslationStatusReportView
 
@@ -103,7 +103,7 @@ def register_translation_status_menu_item():
 
 class TranslationQueueMenuItem(MenuItem):
     def is_shown(self, request):
-        return may_translate(request.user)
+        return may_work_the_queue(request.user)
 
 
 @hooks.register("register_reports_menu_item")
@@ -118,7 +118,7 @@ def register_translation_queue_menu_item():
 
 @hooks.register("construct_homepage_panels")
 def add_pages_waiting_panel(request, panels):
-    if may_translate(request.user):
+    if may_work_the_queue(request.user):
         panels.append(PagesWaitingForTranslationPanel())
 
 
