@@ -17,12 +17,10 @@ class PagesWaitingForTranslationPanel(Component):
     def get_context_data(self, parent_context):
         context = super().get_context_data(parent_context)
         request = parent_context["request"]
-        queue = translation_queue()
-        pages = list(queue[:PANEL_ROWS])
+        pages = list(translation_queue()[:PANEL_ROWS])
         context.update(
             {
                 "rows": [{"page": page, "label": QUEUE_LABELS[page.queue_state]} for page in pages],
-                "total": len(pages) if len(pages) < PANEL_ROWS else queue.count(),
                 "queue_url": reverse("translation_queue"),
                 "report_url": reverse("translation_status_report"),
                 "next_url": request.get_full_path(),

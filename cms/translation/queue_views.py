@@ -6,6 +6,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.views import View
 from wagtail.admin.ui.tables import Column, DateColumn, StatusTagColumn, TitleColumn
@@ -66,7 +67,9 @@ class TranslationQueueView(ReportView):
     columns = [
         TitleColumn("title", label=_("English page"), width="30%"),
         Column(
-            "type", label=_("Type"), accessor=lambda page: page.specific_class._meta.verbose_name
+            "type",
+            label=_("Type"),
+            accessor=lambda page: capfirst(page.specific_class.get_verbose_name()),
         ),
         QueueStateColumn("queue_state", label=_("Status")),
         TranslationColumn("translation_title", label=_("Chinese page")),
