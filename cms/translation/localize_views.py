@@ -7,7 +7,8 @@ at the same admin URLs (registered ahead of wagtail-localize's own in wagtail_ho
 
 - submitting ("Translate this page") offers only the directions the user's role may start, and
   always makes a draft (WAGTAILLOCALIZE_SYNC_LIVE_STATUS_ON_TRANSLATE = False in the settings);
-- updating ("Sync translated pages") syncs as a draft; "Publish immediately" is offered only to
+- updating ("Sync translated pages") syncs as a draft, each changed segment starting from its
+  previous translation (cms.translation.previous); "Publish immediately" is offered only to
   users who may publish every translation, and each is published through the policy's checks,
   the zh-Hant guard included;
 - converting a translation back into an alias is for administrators only.
@@ -22,6 +23,7 @@ from wagtail_localize.views import convert, submit_translations, update_translat
 
 from . import policy
 from .prefill import publish_translation
+from .previous import carry_over_previous_translations, segment_strings
 
 
 class RoleLimitedSubmitMixin:
@@ -89,7 +91,9 @@ class UpdateTranslationsView(update_translations.UpdateTranslationsView):
     def form_valid(self, form):
         publish = form.cleaned_data.get("publish_translations", False)
         form.cleaned_data["publish_translations"] = False
+        before = segment_strings(self.object)
         response = super().form_valid(form)
+        carry_over_previous_translations(self.object, before)
         if publish:
             for translation in self.translations():
                 self.publish(translation)

@@ -2,7 +2,8 @@
 
 `TranslationSource.update_from_db()` re-extracts the source's segments. Translated strings are
 stored per (source string, context), so every segment whose English did not change keeps its
-translation and only changed segments are left to translate. Syncing many pages is slow, so
+translation; a changed segment starts from its previous translation, marked for review
+(cms.translation.previous). Syncing many pages is slow, so
 `enqueue_translation_sync()` hands it to a background job and returns at once.
 
 A sync never publishes: a live translation keeps its old text live until its translator
@@ -16,6 +17,8 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 from wagtail_localize.models import TranslationSource
 from wagtail_localize.tasks import background
+
+from .previous import carry_over_previous_translations, segment_strings
 
 
 @dataclass
@@ -37,10 +40,12 @@ def sync_translation_sources(*, source_ids: list[int], user_id: int | None = Non
         found.add(source.pk)
         with transaction.atomic():
             try:
+                before = segment_strings(source)
                 source.update_from_db()
             except ObjectDoesNotExist:  # the source page was deleted
                 result.missing.append(source.pk)
                 continue
+            carry_over_previous_translations(source, before)
             for translation in source.translations.filter(enabled=True).select_related(
                 "target_locale"
             ):

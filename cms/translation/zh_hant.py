@@ -1,11 +1,18 @@
 """The zh-Hant guard: find Simplified-only characters in text meant to be Traditional Chinese.
 
-The character data is OpenCC's (shipped by `opencc-python-reimplemented`), not a table of our own:
-a character is Simplified-only when OpenCC maps it to a different Traditional character and it is
-not itself a Traditional character (so 网 and 络 are flagged, while 里 or 着, which are valid in
-both scripts, are not).
+The character data is OpenCC's, from the OpenCC project's own package (`opencc`), not a table
+of our own: a character is Simplified-only when OpenCC maps it to a different Traditional
+character and it is not itself a Traditional character (so 网 and 络 are flagged, while 里 or 着,
+which are valid in both scripts, are not).
+
+The package's Python API only converts text, which gives a character's first Traditional
+candidate and so cannot tell 里 (里 -> 裏 裡 里) from 网 (网 -> 網). The candidate lists are in
+the compiled dictionaries it ships; we read them with the `opencc_dict` tool shipped beside them,
+once per process. Upstream would need a Python call listing a dictionary's entries to drop that.
 """
 
+import subprocess
+import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -13,12 +20,32 @@ from pathlib import Path
 
 import opencc
 
-_DICTIONARY_DIR = Path(opencc.__file__).parent / "dictionary"
+# The wheel's layout: compiled dictionaries under clib/share/opencc, its tools under clib/bin.
+OPENCC_DIR = Path(opencc.__file__).parent / "clib"
+
+
+class OpenCCDataMissing(RuntimeError):
+    """The installed `opencc` package lacks the dictionaries or the tool to read them."""
 
 
 def _read_dictionary(name: str) -> dict[str, list[str]]:
+    """One of OpenCC's compiled dictionaries as {key: candidates}, via its `opencc_dict` tool."""
+    source = OPENCC_DIR / "share" / "opencc" / f"{name}.ocd2"
+    tool = OPENCC_DIR / "bin" / "opencc_dict"
+    if not source.is_file() or not tool.is_file():
+        raise OpenCCDataMissing(
+            f"OpenCC's {name} dictionary or opencc_dict not found in {OPENCC_DIR}"
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        text_file = Path(tmp) / f"{name}.txt"
+        subprocess.run(
+            [str(tool), "-i", str(source), "-o", str(text_file), "-f", "ocd2", "-t", "text"],
+            check=True,
+            capture_output=True,
+        )
+        lines = text_file.read_text(encoding="utf-8").splitlines()
     mapping: dict[str, list[str]] = {}
-    for line in (_DICTIONARY_DIR / name).read_text(encoding="utf-8").splitlines():
+    for line in lines:
         key, _tab, values = line.partition("\t")
         if key:
             mapping[key] = values.split()
@@ -28,8 +55,8 @@ def _read_dictionary(name: str) -> dict[str, list[str]]:
 @cache
 def simplified_only_characters() -> frozenset[str]:
     """Characters that only occur in Simplified Chinese, from OpenCC's character dictionaries."""
-    simplified_to_traditional = _read_dictionary("STCharacters.txt")
-    traditional_to_simplified = _read_dictionary("TSCharacters.txt")
+    simplified_to_traditional = _read_dictionary("STCharacters")
+    traditional_to_simplified = _read_dictionary("TSCharacters")
     return frozenset(
         char
         for char, traditional in simplified_to_traditional.items()

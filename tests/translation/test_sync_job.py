@@ -1,5 +1,6 @@
 """Syncing many pages runs as a background job, never in the request."""
 
+import json
 from unittest import mock
 
 import pytest
@@ -61,11 +62,25 @@ def test_the_job_syncs_and_keeps_unchanged_segments(three_changed_digests):
         context__object_id__in=[p.translation_key for p in three_changed_digests],
         context__path="title",
     ).count()
+    zh_summaries = {page.pk: page.specific.summary for page in _zh(three_changed_digests)}
 
     assert sync_translations_task.run(ids) == "synced 3, missing 0"
 
+    # The changed summary starts from its previous translation, marked for review.
     statuses = translation_statuses(_zh(three_changed_digests))
-    assert {(s.state, s.percent_translated) for s in statuses.values()} == {("incomplete", 50)}
+    assert {(s.state, s.percent_translated, s.machine_segments) for s in statuses.values()} == {
+        ("machine", 100, 1)
+    }
+    for page in three_changed_digests:
+        carried = StringTranslation.objects.get(
+            context__object_id=page.translation_key,
+            context__path="summary",
+            translation_of__data=f"Changed summary of {page.short_name}.",
+        )
+        zh = page.get_translations().get(locale__language_code="zh-hant")
+        assert carried.data == zh_summaries[zh.pk]
+        assert carried.translation_type == StringTranslation.TRANSLATION_TYPE_MACHINE
+        assert "previous translation" in carried.get_comment()
     assert (
         StringTranslation.objects.filter(
             context__object_id__in=[p.translation_key for p in three_changed_digests],
@@ -88,3 +103,20 @@ def test_with_a_broker_the_job_goes_to_celery(django_capture_on_commit_callbacks
 def test_missing_sources_are_reported_not_fatal():
     result = sync.sync_translation_sources(source_ids=[999_999])
     assert result.missing == [999_999] and result.synced == []
+
+
+def test_the_editor_offers_the_previous_translation_of_a_changed_segment(
+    client, translator, three_changed_digests
+):
+    page = three_changed_digests[0]
+    zh = page.get_translations().get(locale__language_code="zh-hant").specific
+    source = TranslationSource.objects.get(object_id=page.translation_key)
+    client.force_login(translator)
+
+    client.post(reverse("wagtail_localize:update_translations", args=[source.pk]), {})
+
+    html = client.get(reverse("wagtailadmin_pages:edit", args=[zh.pk])).content.decode()
+    assert "Changed summary of" in html  # the new English
+    assert json.dumps(zh.summary)[1:-1] in html  # offered the old translation to revise
+    assert "previous translation" in html
+    assert DigestPage.objects.get(pk=zh.pk).summary == zh.summary  # live text untouched

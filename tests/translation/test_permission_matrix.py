@@ -1,0 +1,530 @@
+"""Every admin URL that can change what is live, for each role, judged by the database afterwards.
+
+Each case names one admin URL (Wagtail's or wagtail-localize's), how to call it, the roles that
+may use it and what must be true in the database when it was used. For every other role (and an
+anonymous client) nothing that readers or translators could see may have changed: no page row,
+revision, alias, paper or translation. A GET never changes anything, for anyone.
+
+Requests run with their on-commit callbacks executed, because wagtail-localize publishes from
+one (`transaction.on_commit(revision.publish)`) and a test transaction would otherwise hide it.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from wagtail.models import Locale, Page, Revision, Workflow
+from wagtail_localize.models import StringSegment, StringTranslation, Translation
+
+from cms.digests.models import DigestPage, TopicPage
+from cms.papers.models import Paper
+from cms.translation import policy
+from cms.translation.prefill import publish_translation
+
+pytestmark = pytest.mark.django_db
+
+EDITOR, TRANSLATOR, ANONYMOUS = "editor", "translator", "anonymous"
+ROLES = (EDITOR, TRANSLATOR, ANONYMOUS)
+SIMPLIFIED = "说明资料中心網路"
+
+
+@dataclass
+class World:
+    """The pages and objects the cases act on, made once per test."""
+
+    en: DigestPage  # a live English digest with a live zh-hant translation
+    zh: DigestPage
+    other_topic_en: TopicPage
+    new_en: DigestPage  # a live English digest not yet translated
+    orphan_zh: DigestPage  # a live zh-hant digest whose English page was deleted
+    zh_locale: Locale
+    values: dict = field(default_factory=dict)
+
+    def source_id(self) -> int:
+        return Translation.objects.get(
+            source__object_id=self.en.translation_key, target_locale=self.zh_locale
+        ).source_id
+
+    def translation(self) -> Translation:
+        return Translation.objects.get(
+            source__object_id=self.en.translation_key, target_locale=self.zh_locale
+        )
+
+
+def _fresh(page: Page) -> Page:
+    return Page.objects.filter(pk=page.pk).specific().first()
+
+
+def _digest_form(page: DigestPage, **changes) -> dict:
+    data = {
+        "title": page.title,
+        "slug": page.slug,
+        "short_name": page.short_name,
+        "reading_minutes": page.reading_minutes,
+        "summary": page.summary,
+        "paper": page.paper_id or "",
+        "body-count": 0,
+        "comments-TOTAL_FORMS": 0,
+        "comments-INITIAL_FORMS": 0,
+        "comments-MIN_NUM_FORMS": 0,
+        "comments-MAX_NUM_FORMS": 1000,
+    }
+    data.update(changes)
+    return data
+
+
+def _bulk(action: str, page: Page) -> str:
+    url = reverse("wagtail_bulk_action", args=["wagtailcore", "page", action])
+    return f"{url}?id={page.pk}"
+
+
+def _zh_drafts_of(page: Page) -> Page | None:
+    return page.get_translations().filter(locale__language_code="zh-hant").first()
+
+
+def _changed_english(world: World) -> None:
+    """An English edit of a synchronized field, published, for a sync to bring over."""
+    world.en.reading_minutes = 41
+    world.en.save_revision().publish()
+
+
+def _simplify(world: World) -> None:
+    StringTranslation.objects.filter(
+        locale=world.zh_locale, context__object_id=world.en.translation_key, context__path="summary"
+    ).update(data=SIMPLIFIED)
+
+
+def _draft(page: Page, **changes) -> None:
+    page = _fresh(page)
+    for name, value in changes.items():
+        setattr(page, name, value)
+    page.save_revision()
+
+
+def _changed_english_and_sync(world: World) -> None:
+    from cms.translation.sync import sync_translation_sources
+
+    world.en.summary = "A changed English summary."
+    _changed_english(world)
+    sync_translation_sources(source_ids=[world.source_id()])
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    url: Callable[[World], str]
+    allowed: frozenset[str]
+    happened: Callable[[World], bool]
+    data: Callable[[World], dict] = lambda w: {}
+    method: str = "post"
+    prepare: Callable[[World], None] = lambda w: None
+
+
+def _case(name, url, allowed, happened, **kwargs) -> Case:
+    return Case(name, url, frozenset(allowed), happened, **kwargs)
+
+
+CASES = [
+    # --- Wagtail's page views ---------------------------------------------------------------
+    _case(
+        "edit-publish-en",
+        lambda w: reverse("wagtailadmin_pages:edit", args=[w.en.pk]),
+        {EDITOR},
+        lambda w: _fresh(w.en).title == "Edited" and _fresh(w.en).live,
+        data=lambda w: _digest_form(w.en, title="Edited", **{"action-publish": "1"}),
+    ),
+    _case(
+        "edit-draft-en",
+        lambda w: reverse("wagtailadmin_pages:edit", args=[w.en.pk]),
+        {EDITOR},
+        lambda w: (
+            _fresh(w.en).title != "Drafted"
+            and _fresh(w.en).get_latest_revision_as_object().title == "Drafted"
+        ),
+        data=lambda w: _digest_form(w.en, title="Drafted"),
+    ),
+    _case(
+        "localize-editor-publish-zh",
+        lambda w: reverse("wagtailadmin_pages:edit", args=[w.zh.pk]),
+        {TRANSLATOR},
+        lambda w: _fresh(w.zh).live_revision_id != w.values["zh_live_revision"],
+        data=lambda w: {"action": "publish"},
+    ),
+    _case(
+        "localize-editor-publish-zh-simplified",
+        lambda w: reverse("wagtailadmin_pages:edit", args=[w.zh.pk]),
+        set(),
+        lambda w: SIMPLIFIED in _fresh(w.zh).summary,
+        data=lambda w: {"action": "publish"},
+        prepare=lambda w: _simplify(w),
+    ),
+    _case(
+        "add-en-digest",
+        lambda w: reverse(
+            "wagtailadmin_pages:add", args=["digests", "digestpage", w.other_topic_en.pk]
+        ),
+        {EDITOR},
+        lambda w: DigestPage.objects.filter(slug="added-digest", live=True).exists(),
+        data=lambda w: _digest_form(
+            w.en, title="Added", slug="added-digest", **{"action-publish": "1"}
+        ),
+    ),
+    _case(
+        "add-zh-digest",
+        lambda w: reverse("wagtailadmin_pages:add", args=["digests", "digestpage", w.zh_topic]),
+        set(),
+        lambda w: DigestPage.objects.filter(slug="added-zh-digest").exists(),
+        data=lambda w: _digest_form(
+            w.zh, title="加入", slug="added-zh-digest", **{"action-publish": "1"}
+        ),
+    ),
+    _case(
+        "unpublish-en",
+        lambda w: reverse("wagtailadmin_pages:unpublish", args=[w.en.pk]),
+        {EDITOR},
+        lambda w: not _fresh(w.en).live,
+    ),
+    _case(
+        "unpublish-zh",
+        lambda w: reverse("wagtailadmin_pages:unpublish", args=[w.zh.pk]),
+        {TRANSLATOR},
+        lambda w: not _fresh(w.zh).live,
+    ),
+    _case(
+        "delete-en",
+        lambda w: reverse("wagtailadmin_pages:delete", args=[w.en.pk]),
+        {EDITOR},
+        lambda w: _fresh(w.en) is None,
+    ),
+    _case(
+        "delete-zh",
+        lambda w: reverse("wagtailadmin_pages:delete", args=[w.zh.pk]),
+        set(),
+        lambda w: _fresh(w.zh) is None,
+    ),
+    _case(
+        "move-en",
+        lambda w: reverse("wagtailadmin_pages:move_confirm", args=[w.en.pk, w.other_topic_en.pk]),
+        {EDITOR},
+        lambda w: _fresh(w.en).get_parent().pk == w.other_topic_en.pk,
+    ),
+    _case(
+        "move-zh",
+        lambda w: reverse("wagtailadmin_pages:move_confirm", args=[w.zh.pk, w.zh_other_topic]),
+        set(),
+        lambda w: _fresh(w.zh).get_parent().pk == w.zh_other_topic,
+    ),
+    _case(
+        "copy-en",
+        lambda w: reverse("wagtailadmin_pages:copy", args=[w.en.pk]),
+        {EDITOR},
+        lambda w: DigestPage.objects.filter(slug="copied").exists(),
+        data=lambda w: {
+            "new_title": "Copied",
+            "new_slug": "copied",
+            "new_parent_page": w.en.get_parent().pk,
+            "publish_copies": "on",
+        },
+    ),
+    _case(
+        "copy-zh",
+        lambda w: reverse("wagtailadmin_pages:copy", args=[w.zh.pk]),
+        set(),
+        lambda w: DigestPage.objects.filter(slug="copied-zh").exists(),
+        data=lambda w: {
+            "new_title": "複製",
+            "new_slug": "copied-zh",
+            "new_parent_page": w.zh.get_parent().pk,
+            "publish_copies": "on",
+        },
+    ),
+    # --- Wagtail's bulk actions ---------------------------------------------------------------
+    _case(
+        "bulk-publish-en-draft",
+        lambda w: _bulk("publish", w.en),
+        {EDITOR},
+        lambda w: _fresh(w.en).title == "Bulk",
+        prepare=lambda w: _draft(w.en, title="Bulk"),
+    ),
+    _case(
+        "bulk-publish-zh-simplified-draft",
+        lambda w: _bulk("publish", w.zh),
+        set(),
+        lambda w: SIMPLIFIED in _fresh(w.zh).summary,
+        prepare=lambda w: _draft(w.zh, summary=SIMPLIFIED),
+    ),
+    _case(
+        "bulk-unpublish-zh",
+        lambda w: _bulk("unpublish", w.zh),
+        {TRANSLATOR},
+        lambda w: not _fresh(w.zh).live,
+    ),
+    _case(
+        "bulk-delete-en",
+        lambda w: _bulk("delete", w.en),
+        {EDITOR},
+        lambda w: _fresh(w.en) is None,
+    ),
+    _case(
+        "bulk-delete-zh",
+        lambda w: _bulk("delete", w.zh),
+        set(),
+        lambda w: _fresh(w.zh) is None,
+    ),
+    _case(
+        "bulk-move-en",
+        lambda w: _bulk("move", w.en),
+        {EDITOR},
+        lambda w: _fresh(w.en).get_parent().pk == w.other_topic_en.pk,
+        data=lambda w: {"chooser": w.other_topic_en.pk},
+    ),
+    # --- wagtail-localize -----------------------------------------------------------------
+    _case(
+        "submit-en-to-zh",
+        lambda w: reverse("wagtail_localize:submit_page_translation", args=[w.new_en.pk]),
+        {EDITOR, TRANSLATOR},
+        # A draft in zh-hant, never live.
+        lambda w: (zh := _zh_drafts_of(w.new_en)) is not None and not zh.live,
+        data=lambda w: {"locales": [w.zh_locale.pk]},
+    ),
+    _case(
+        "submit-zh-to-en",
+        lambda w: reverse("wagtail_localize:submit_page_translation", args=[w.orphan_zh.pk]),
+        set(),
+        lambda w: w.orphan_zh.get_translations().filter(locale__language_code="en").exists(),
+        data=lambda w: {"locales": [Locale.objects.get(language_code="en").pk]},
+    ),
+    _case(
+        "update-and-publish",
+        lambda w: reverse("wagtail_localize:update_translations", args=[w.source_id()]),
+        {TRANSLATOR},
+        lambda w: _fresh(w.zh).reading_minutes == 41,
+        data=lambda w: {"publish_translations": "on"},
+        prepare=_changed_english,
+    ),
+    _case(
+        "update-and-publish-simplified",
+        lambda w: reverse("wagtail_localize:update_translations", args=[w.source_id()]),
+        set(),
+        lambda w: _fresh(w.zh).reading_minutes == 41,
+        data=lambda w: {"publish_translations": "on"},
+        prepare=lambda w: (_changed_english(w), _simplify(w)),
+    ),
+    _case(
+        "edit-string-translation",
+        lambda w: reverse(
+            "wagtail_localize:edit_string_translation",
+            args=[w.translation().pk, w.values["summary_segment"]],
+        ),
+        {TRANSLATOR},
+        lambda w: StringTranslation.objects.filter(data="新的摘要").exists(),
+        data=lambda w: {"value": "新的摘要"},
+        method="put",
+    ),
+    _case(
+        "stop-translation",
+        lambda w: reverse("wagtail_localize:stop_translation", args=[w.translation().pk]),
+        {TRANSLATOR},
+        lambda w: not w.translation().enabled,
+    ),
+    _case(
+        "convert-zh-to-alias",
+        lambda w: reverse("wagtail_localize:convert_to_alias", args=[w.zh.pk]),
+        set(),
+        lambda w: _fresh(w.zh).alias_of_id is not None,
+    ),
+    _case(
+        "machine-translate",
+        lambda w: reverse("wagtail_localize:machine_translate", args=[w.translation().pk]),
+        {TRANSLATOR},
+        lambda w: StringTranslation.objects.filter(
+            translation_type=StringTranslation.TRANSLATION_TYPE_MACHINE,
+            context__object_id=w.en.translation_key,
+        ).exists(),
+        prepare=_changed_english_and_sync,
+    ),
+    # --- snippets -------------------------------------------------------------------------
+    _case(
+        "paper-delete",
+        lambda w: reverse("wagtailsnippets_papers_paper:delete", args=[w.values["paper"]]),
+        set(),
+        lambda w: not Paper.objects.filter(pk=w.values["paper"]).exists(),
+    ),
+    _case(
+        "paper-translate",
+        lambda w: reverse(
+            "wagtail_localize:submit_snippet_translation",
+            args=["papers", "paper", w.values["paper"]],
+        ),
+        set(),
+        lambda w: Paper.objects.count() != w.values["papers"],
+        data=lambda w: {"locales": [w.zh_locale.pk]},
+    ),
+]
+
+
+def _snapshot():
+    """What readers could see and what a translator works from."""
+    return (
+        list(
+            Page.objects.order_by("pk").values_list(
+                "pk", "live", "live_revision_id", "title", "path", "alias_of_id", "locale_id"
+            )
+        ),
+        list(Paper.objects.order_by("pk").values_list("pk", "title")),
+        list(Translation.objects.order_by("pk").values_list("pk", "enabled")),
+        sorted(StringTranslation.objects.values_list("pk", "data")),
+        Revision.objects.count(),
+    )
+
+
+@pytest.fixture
+def world(digest_en, digest_zh, zh_locale, admin_user):
+    topic = digest_en.get_parent()
+    other_topic = TopicPage.objects.filter(locale__language_code="en").exclude(pk=topic.pk).first()
+    new_en = topic.add_child(
+        instance=DigestPage(
+            title="Untranslated digest",
+            slug="untranslated-digest",
+            short_name="Untranslated",
+            reading_minutes=3,
+            summary="Not translated yet.",
+            locale=digest_en.locale,
+        )
+    )
+    new_en.save_revision().publish()
+    orphan_en = (
+        DigestPage.objects.filter(locale__language_code="en").exclude(pk=digest_en.pk).last()
+    )
+    orphan_zh = orphan_en.get_translation(zh_locale)
+    orphan_en.delete()
+    world = World(
+        en=digest_en,
+        zh=digest_zh,
+        other_topic_en=other_topic,
+        new_en=new_en,
+        orphan_zh=orphan_zh,
+        zh_locale=zh_locale,
+    )
+    world.zh_topic = topic.get_translation(zh_locale).pk
+    world.zh_other_topic = other_topic.get_translation(zh_locale).pk
+    world.values = {
+        "zh_live_revision": digest_zh.live_revision_id,
+        "paper": Paper.objects.order_by("pk").first().pk,
+        "papers": Paper.objects.count(),
+        "summary_segment": StringSegment.objects.get(
+            source_id=world.source_id(), context__path="summary"
+        ).pk,
+    }
+    return world
+
+
+@pytest.fixture
+def as_role(client, editor, translator):
+    def login(role: str):
+        if role != ANONYMOUS:
+            client.force_login({EDITOR: editor, TRANSLATOR: translator}[role])
+        return client
+
+    return login
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_post(case, role, world, as_role, django_capture_on_commit_callbacks):
+    client = as_role(role)
+    case.prepare(world)
+    before = _snapshot()
+    request = getattr(client, case.method)
+    with django_capture_on_commit_callbacks(execute=True):
+        if case.method == "put":
+            from urllib.parse import urlencode
+
+            response = request(
+                case.url(world),
+                urlencode(case.data(world)),
+                content_type="application/x-www-form-urlencoded",
+            )
+        else:
+            response = request(case.url(world), case.data(world))
+    assert response.status_code < 500, response.content[:500]
+    if role in case.allowed:
+        assert case.happened(world), f"{role} could not {case.name} ({response.status_code})"
+    else:
+        assert _snapshot() == before, f"{role} changed something with {case.name}"
+        assert not case.happened(world)
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(
+    "case", [case for case in CASES if case.method == "post"], ids=lambda case: case.name
+)
+def test_get_changes_nothing(case, role, world, as_role):
+    client = as_role(role)
+    case.prepare(world)
+    before = _snapshot()
+    response = client.get(case.url(world))
+    assert response.status_code < 500
+    if role == ANONYMOUS:
+        assert response.status_code == 302 and "/login/" in response.url
+    assert _snapshot() == before
+
+
+# --- Publishing without a request: workflow approval and scheduled publishing ---------------
+
+
+def test_workflow_approval_rechecks_the_guard(world, admin_user):
+    page = _fresh(world.zh)
+    page.summary = SIMPLIFIED
+    revision = page.save_revision(user=admin_user)
+    workflow = Workflow.objects.filter(active=True).first()
+    state = workflow.start(page, admin_user)
+    task_state = state.current_task_state
+    with pytest.raises(policy.PublishRefused):
+        task_state.task.specific.on_action(task_state, admin_user, "approve")
+    assert _fresh(world.zh).live_revision_id != revision.pk
+    assert SIMPLIFIED not in _fresh(world.zh).summary
+
+
+def test_scheduled_publishing_rechecks_the_guard(world, admin_user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    bad = _fresh(world.zh)
+    bad.summary = SIMPLIFIED
+    bad_revision = bad.save_revision(user=admin_user, approved_go_live_at=timezone.now())
+    good = _fresh(world.new_en)
+    good.summary = "Published on schedule."
+    good_revision = good.save_revision(user=admin_user, approved_go_live_at=timezone.now())
+    Revision.objects.filter(pk__in=[bad_revision.pk, good_revision.pk]).update(
+        approved_go_live_at=timezone.now() - timedelta(minutes=1)
+    )
+
+    call_command("publish_scheduled")
+
+    assert SIMPLIFIED not in _fresh(world.zh).summary
+    assert Revision.objects.get(pk=bad_revision.pk).approved_go_live_at is None  # unscheduled
+    assert _fresh(world.new_en).summary == "Published on schedule."
+
+
+def test_a_sync_keeps_the_live_translation_until_its_translator_publishes(world, translator):
+    live_summary = _fresh(world.zh).summary
+    _changed_english_and_sync(world)
+    zh = _fresh(world.zh)
+    assert zh.live and zh.summary == live_summary and zh.reading_minutes != 41
+    publish_translation(world.translation(), user=translator)
+    assert _fresh(world.zh).reading_minutes == 41
+
+
+def test_the_submit_form_offers_only_english_to_zh_hant(world, as_role):
+    client = as_role(TRANSLATOR)
+    url = reverse("wagtail_localize:submit_page_translation", args=[world.new_en.pk])
+    form = client.get(url).context["form"]
+    assert [locale.language_code for locale in form.fields["locales"].queryset] == ["zh-hant"]
+
+    orphan = reverse("wagtail_localize:submit_page_translation", args=[world.orphan_zh.pk])
+    response = client.get(orphan)
+    assert response.status_code == 302 and response.url == reverse("wagtailadmin_home")
