@@ -13,7 +13,7 @@ publishes, from wagtail-localize's translation editor.
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Case, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.utils.translation import gettext_lazy as _
 from wagtail.models import Locale, Page
 from wagtail_localize.models import Translation, TranslationSource
@@ -80,15 +80,24 @@ def translation_queue(
         translations__target_locale_id=target,
         translations__enabled=True,
     )
+    # What keeps a page off the queue, as two EXISTS tests the database can answer from the
+    # (translation_key, locale) indexes before it computes any row's state: the states below
+    # are then worked out only for the pages listed.
+    current_translation = translated.filter(
+        live=True,
+        has_unpublished_changes=False,
+        last_published_at__gte=OuterRef("last_published_at"),
+    )
+    stale_source = source.filter(last_updated_at__lt=OuterRef("last_published_at"))
     return (
         Page.objects.type(DigestPage, TopicPage)
         .filter(locale__language_code=source_language, live=True)
+        .filter(~Exists(current_translation) | Exists(stale_source))
         .annotate(
             translation_id=Subquery(translated.values("pk")[:1]),
             translation_title=Subquery(translated.values("title")[:1]),
             translation_live=Subquery(translated.values("live")[:1]),
             translation_published_at=Subquery(translated.values("last_published_at")[:1]),
-            translation_changed=Subquery(translated.values("has_unpublished_changes")[:1]),
             synced_at=Subquery(source.values("last_updated_at")[:1]),
         )
         .annotate(
@@ -100,11 +109,9 @@ def translation_queue(
                     then=Value(OUT_OF_DATE),
                 ),
                 When(translation_live=False, then=Value(NOT_PUBLISHED)),
-                When(translation_changed=True, then=Value(CHANGES_NOT_PUBLISHED)),
-                default=Value(UP_TO_DATE),
+                default=Value(CHANGES_NOT_PUBLISHED),
             )
         )
-        .exclude(queue_state=UP_TO_DATE)
         .order_by(F("last_published_at").desc(nulls_last=True), "-pk")
     )
 

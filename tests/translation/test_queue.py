@@ -1,13 +1,16 @@
 """The translator's queue: new and changed English pages reach translators, who start drafts."""
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from wagtail.models import Page
 from wagtail_localize.models import Translation
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.translation.queue import (
+    CHANGES_NOT_PUBLISHED,
     NOT_PUBLISHED,
     NOT_TRANSLATED,
     OUT_OF_DATE,
@@ -205,3 +208,28 @@ def test_publishing_the_translation_takes_the_page_off_the_queue(
         translation.save_target(user=translator, publish=True)
 
     assert queue_state(digest_en) == UP_TO_DATE
+
+
+def test_a_saved_but_unpublished_translation_stays_in_the_queue(digest_en, digest_zh):
+    zh = digest_zh.specific
+    zh.summary = "草稿中的摘要。"
+    zh.save_revision()
+
+    assert queue_state(digest_en) == CHANGES_NOT_PUBLISHED
+
+
+def test_the_report_costs_the_same_for_one_page_or_many(client, translator, topic_en):
+    client.force_login(translator)
+    publish_new_digest(topic_en, slug="one")
+    client.get(reverse("translation_queue"))  # warm Wagtail's per-process caches
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(reverse("translation_queue"))
+        assert response.status_code == 200
+        return len(captured)
+
+    one = queries()
+    for number in range(5):
+        publish_new_digest(topic_en, slug=f"more-{number}", title=f"More {number}")
+    assert queries() == one
