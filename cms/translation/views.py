@@ -17,6 +17,7 @@ from wagtail.admin.widgets import HeaderButton
 from wagtail.models import Page
 from wagtail_localize.models import TranslationSource
 
+from .queue import may_work_the_queue
 from .selectors import translated_pages
 from .status import MACHINE, OUT_OF_DATE, UP_TO_DATE, translation_statuses
 from .sync import enqueue_translation_sync
@@ -180,13 +181,22 @@ class TranslationStatusReportView(ReportView):
 
     @property
     def header_buttons(self):
-        return [
+        # This report starts from translated pages; English pages with no translation yet are
+        # in the translator's queue (cms/translation/queue.py).
+        buttons = [
             HeaderButton(
                 _("Sync out-of-date pages"),
                 url=reverse("translation_sync_out_of_date"),
                 icon_name="resubmit",
             )
         ]
+        if may_work_the_queue(self.request.user):
+            buttons.append(
+                HeaderButton(
+                    _("Translator's queue"), url=reverse("translation_queue"), icon_name="list-ul"
+                )
+            )
+        return buttons
 
 
 class SyncOutOfDateView(TemplateView):

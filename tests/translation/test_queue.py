@@ -233,3 +233,11 @@ def test_the_report_costs_the_same_for_one_page_or_many(client, translator, topi
     for number in range(5):
         publish_new_digest(topic_en, slug=f"more-{number}", title=f"More {number}")
     assert queries() == one
+
+
+def test_the_translation_status_report_leads_translators_to_the_queue(client, translator, editor):
+    queue_link = f'href="{reverse("translation_queue")}"'
+    client.force_login(translator)
+    assert queue_link in client.get(reverse("translation_status_report")).content.decode()
+    client.force_login(editor)
+    assert queue_link not in client.get(reverse("translation_status_report")).content.decode()
