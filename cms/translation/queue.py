@@ -141,8 +141,9 @@ def _draft_translation(source_page: Page, locale: Locale, user) -> Page:
     parent = source_page.get_parent()
     if parent is not None and not parent.is_root():
         _draft_translation(parent.specific, locale, user)
-    specific = source_page.specific
-    source, _created = TranslationSource.get_or_create_from_instance(specific)
+    # From the page's live content (its row); a source kept from an earlier translation is
+    # brought up to date with it.
+    source, _created = TranslationSource.update_or_create_from_instance(source_page.specific)
     translation, _created = Translation.objects.update_or_create(
         source=source, target_locale=locale, defaults={"enabled": True}
     )
@@ -163,6 +164,9 @@ def open_translation(*, page: Page, user, language: str = TARGET_LANGUAGE) -> Op
     page = page.specific
     if page.locale.language_code != SOURCE_LANGUAGE or not isinstance(page, DigestPage | TopicPage):
         raise CannotTranslate(_("Only English topics and digests are translated here."))
+    if not page.live:
+        # Translations are made from what readers see; a draft may still change or be dropped.
+        raise CannotTranslate(_("“%(title)s” is not published yet.") % {"title": page.title})
     locale = Locale.objects.filter(language_code=language).first()
     if locale is None:
         raise CannotTranslate(_("There is no %(language)s locale.") % {"language": language})

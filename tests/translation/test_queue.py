@@ -1,6 +1,7 @@
 """The translator's queue: new and changed English pages reach translators, who start drafts."""
 
 import pytest
+from django.contrib.messages import get_messages
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -241,3 +242,24 @@ def test_the_translation_status_report_leads_translators_to_the_queue(client, tr
     assert queue_link in client.get(reverse("translation_status_report")).content.decode()
     client.force_login(editor)
     assert queue_link not in client.get(reverse("translation_status_report")).content.decode()
+
+
+def test_an_unpublished_english_page_is_not_translated(client, translator, topic_en, zh_locale):
+    draft = DigestPage(
+        title="Draft digest",
+        slug="draft-digest",
+        short_name="D",
+        reading_minutes=1,
+        summary="S",
+        live=False,
+    )
+    topic_en.add_child(instance=draft)
+    draft.save_revision()
+    client.force_login(translator)
+
+    response = client.post(open_url(draft))
+
+    assert response.url == reverse("translation_queue")
+    notices = [str(message) for message in get_messages(response.wsgi_request)]
+    assert notices == ["“Draft digest” is not published yet."]
+    assert draft.get_translation_or_none(zh_locale) is None
