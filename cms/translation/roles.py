@@ -1,10 +1,11 @@
-"""The Editors and Translators groups and what each may do.
+"""The Editors and Translators groups and the Wagtail rights each holds.
 
 Page permissions in Wagtail apply to a page and everything below it, so each group is granted
 rights on one language's tree root: Editors on the English site root, Translators on its zh-hant
-translation. A translator therefore cannot edit or publish an English page, and an editor edits
-zh-hant pages only through the translation workflow. Both may sync translations (wagtail-localize's
-`submit_translation`), which is how a translator brings an out-of-date page up to date.
+translation. A translator therefore cannot edit or publish an English page, nor an editor a
+zh-hant one. Both may start and sync translations (wagtail-localize's `submit_translation`),
+which only ever makes drafts. What Wagtail's rights cannot say (translators delete nothing, the
+direction of translation, the zh-Hant guard) is decided in cms.translation.policy.
 """
 
 from dataclasses import dataclass, field

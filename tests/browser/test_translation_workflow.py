@@ -148,22 +148,21 @@ def test_an_english_edit_reaches_the_chinese_api(
     translator.locator("input[type=submit]").click()
     translator.wait_for_url("**/reports/translation-status/**")
     report_row = translator.locator("tr", has_text=zh_digest.title)
-    assert "incomplete" in report_row.inner_text().lower()
-    assert "80%" in report_row.inner_text()  # 4 of 5 segments kept their translation
+    # The changed segment starts from its previous translation, counted as one to review.
+    assert "machine translated" in report_row.inner_text().lower()
+    assert "100%" in report_row.inner_text()
     screenshots(translator, "report-after-sync")
 
-    # ... finds every other segment still translated, translates the changed one, publishes.
+    # ... finds every segment translated, the changed one marked for review, revises it, publishes.
     report_row.get_by_role("link", name="Translate").click()
-    translator.wait_for_selector("li.incomplete")
-    assert translator.locator("li.incomplete").count() == 1
-    assert translator.locator("li.complete").count() == 4
-    changed = translator.locator("li.incomplete")
-    assert CHANGED_EN in changed.inner_text()
-    screenshots(translator, "editor-one-segment-to-translate")
-    changed.get_by_role("button", name="Translate").click()
-    translator.locator("li textarea").fill(CHANGED_ZH)
+    translator.wait_for_selector("li.complete")
+    assert translator.locator("li.incomplete").count() == 0
+    changed = translator.locator("li", has_text=CHANGED_EN).last
+    assert "previous translation" in changed.inner_text()
+    screenshots(translator, "editor-one-segment-to-review")
+    changed.get_by_role("button", name="Edit").click()
+    changed.locator("textarea").fill(CHANGED_ZH)
     translator.get_by_role("button", name="Save").click()
-    translator.wait_for_function("document.querySelectorAll('li.incomplete').length === 0")
     translator.wait_for_selector("text=" + CHANGED_ZH)
     screenshots(translator, "translator-translated")
     translator.locator('button[name="action"][value="publish"]').click()

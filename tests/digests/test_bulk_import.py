@@ -21,6 +21,7 @@ from cms.digests import importer
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.translation import bulk_prefill
+from cms.translation.prefill import publish_translation
 from cms.translation.sync import sync_translation_sources
 
 from .import_snapshot import differences, snapshot
@@ -159,15 +160,26 @@ def test_bulk_imported_translations_are_complete_and_open_in_the_editor(extended
 def test_sync_keeps_the_translation_of_unchanged_segments(extended_seed):
     call_command("import_digests", str(extended_seed), verbosity=0)
     page = DigestPage.objects.get(short_name="Newtopic1", locale__language_code="en")
+    zh_summary = page.get_translation(Locale.objects.get(language_code="zh-hant")).specific.summary
     page.summary = "A summary edited after the import."
     page.save_revision().publish()
     source = TranslationSource.objects.get_for_instance(page)
 
-    sync_translation_sources(source_ids=[source.pk], publish=True)
+    sync_translation_sources(source_ids=[source.pk])
+    publish_translation(source.translations.get())
 
     zh = page.get_translation(Locale.objects.get(language_code="zh-hant")).specific
     assert zh.title == "新主題導讀 1"  # the translator's (seed's) work on the title survives
-    assert zh.summary == "A summary edited after the import."  # untranslated: the source text
+    # The changed summary keeps its previous translation, marked for review (machine).
+    assert zh.summary == zh_summary
+    assert (
+        StringTranslation.objects.get(
+            context__object_id=page.translation_key,
+            context__path="summary",
+            translation_of__data="A summary edited after the import.",
+        ).translation_type
+        == StringTranslation.TRANSLATION_TYPE_MACHINE
+    )
     assert StringTranslation.objects.filter(
         context__object_id=page.translation_key, context__path="title", data="新主題導讀 1"
     ).exists()

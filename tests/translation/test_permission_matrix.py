@@ -16,12 +16,14 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 from wagtail.models import Locale, Page, Revision, Workflow
+from wagtail_localize.machine_translators import get_machine_translator
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.translation import policy
 from cms.translation.prefill import publish_translation
+from cms.translation.previous import previous_translation_tool_name
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +73,28 @@ def _digest_form(page: DigestPage, **changes) -> dict:
         "comments-MIN_NUM_FORMS": 0,
         "comments-MAX_NUM_FORMS": 1000,
     }
+    data.update(changes)
+    return data
+
+
+def _paper_form(paper: Paper | None = None, **changes) -> dict:
+    """The paper form with its current values (a paper without authors, links or affiliations)."""
+    data = {
+        "title": paper.title if paper else "",
+        "venue": paper.venue if paper else Paper._meta.get_field("venue").choices[0][0],
+        "year": paper.year if paper else 2024,
+        "track": paper.track if paper else "",
+        "abstract": paper.abstract if paper else "",
+    }
+    for prefix in ("authors", "affiliations", "links"):
+        data.update(
+            {
+                f"{prefix}-TOTAL_FORMS": 0,
+                f"{prefix}-INITIAL_FORMS": 0,
+                f"{prefix}-MIN_NUM_FORMS": 0,
+                f"{prefix}-MAX_NUM_FORMS": 1000,
+            }
+        )
     data.update(changes)
     return data
 
@@ -340,12 +364,26 @@ CASES = [
         lambda w: reverse("wagtail_localize:machine_translate", args=[w.translation().pk]),
         {TRANSLATOR},
         lambda w: StringTranslation.objects.filter(
-            translation_type=StringTranslation.TRANSLATION_TYPE_MACHINE,
+            tool_name=get_machine_translator().display_name,
             context__object_id=w.en.translation_key,
         ).exists(),
-        prepare=_changed_english_and_sync,
+        prepare=lambda w: _untranslated_change(w),
     ),
     # --- snippets -------------------------------------------------------------------------
+    _case(
+        "paper-add",
+        lambda w: reverse("wagtailsnippets_papers_paper:add"),
+        {EDITOR},
+        lambda w: Paper.objects.filter(title="Matrix paper").exists(),
+        data=lambda w: _paper_form(title="Matrix paper"),
+    ),
+    _case(
+        "paper-edit",
+        lambda w: reverse("wagtailsnippets_papers_paper:edit", args=[w.values["paper"]]),
+        {EDITOR},
+        lambda w: Paper.objects.get(pk=w.values["paper"]).title == "Edited paper",
+        data=lambda w: _paper_form(Paper.objects.get(pk=w.values["paper"]), title="Edited paper"),
+    ),
     _case(
         "paper-delete",
         lambda w: reverse("wagtailsnippets_papers_paper:delete", args=[w.values["paper"]]),
@@ -363,6 +401,12 @@ CASES = [
         data=lambda w: {"locales": [w.zh_locale.pk]},
     ),
 ]
+
+
+def _untranslated_change(world: World) -> None:
+    """A changed English segment left without a translation, for the machine translator to fill."""
+    _changed_english_and_sync(world)
+    StringTranslation.objects.filter(tool_name=previous_translation_tool_name()).delete()
 
 
 def _snapshot():
@@ -528,3 +572,40 @@ def test_the_submit_form_offers_only_english_to_zh_hant(world, as_role):
     orphan = reverse("wagtail_localize:submit_page_translation", args=[world.orphan_zh.pk])
     response = client.get(orphan)
     assert response.status_code == 302 and response.url == reverse("wagtailadmin_home")
+
+
+# --- What an API consumer sees meanwhile -----------------------------------------------------
+
+
+def test_the_api_shows_no_zh_hant_page_until_its_first_publish(world, as_role, translator):
+    client = as_role(TRANSLATOR)
+    client.post(
+        reverse("wagtail_localize:submit_page_translation", args=[world.new_en.pk]),
+        {"locales": [world.zh_locale.pk]},
+    )
+    draft = _zh_drafts_of(world.new_en)
+    assert draft is not None and not draft.live
+    client.logout()
+    assert client.get(f"/api/v2/pages/{draft.pk}/").status_code == 404
+    listing = client.get("/api/v2/pages/", {"translation_of": world.new_en.pk}).json()
+    assert listing["meta"]["total_count"] == 0
+
+    translation = Translation.objects.get(
+        source__object_id=world.new_en.translation_key, target_locale=world.zh_locale
+    )
+    publish_translation(translation, user=translator)
+    assert client.get(f"/api/v2/pages/{draft.pk}/").status_code == 200
+
+
+def test_the_api_keeps_the_old_translation_live_and_says_it_is_out_of_date(world, client):
+    live_summary = _fresh(world.zh).summary
+    world.en.summary = "A changed English summary."
+    _changed_english(world)
+    body = client.get(f"/api/v2/pages/{world.zh.pk}/").json()
+    assert body["summary"] == live_summary
+    assert body["translation_status"]["state"] == "out_of_date"
+
+    _changed_english_and_sync(world)
+    body = client.get(f"/api/v2/pages/{world.zh.pk}/").json()
+    assert body["summary"] == live_summary  # the sync made a draft only
+    assert body["translation_status"]["out_of_date"] is True
