@@ -57,6 +57,20 @@ def translators():
     )
 
 
+ID_CHUNK = 500  # below every database's limit on query parameters
+
+
+def waiting_pages(page_ids: list[int]) -> list[Page]:
+    """The pages among `page_ids` in the translator's queue, newest change first."""
+    waiting = []
+    for start in range(0, len(page_ids), ID_CHUNK):
+        chunk = page_ids[start : start + ID_CHUNK]
+        waiting.extend(translation_queue().filter(pk__in=chunk))
+    if len(page_ids) > ID_CHUNK:
+        waiting.sort(key=lambda page: (page.last_published_at, page.pk), reverse=True)
+    return waiting
+
+
 def notify_translators(page_ids: list[int]) -> str:
     """Email every translator the English pages among `page_ids` that wait for them.
 
@@ -64,13 +78,12 @@ def notify_translators(page_ids: list[int]) -> str:
     Returns a short status: "not-waiting" (every page is up to date, or no English topic or
     digest), "no-translators", "rate-limited" (all announced within the interval), or "sent N".
     """
-    queue = translation_queue().filter(pk__in=page_ids).select_related("locale")
-    waiting = list(queue)
-    if not waiting:
-        return "not-waiting"
     recipients = list(translators())
     if not recipients:
         return "no-translators"
+    waiting = waiting_pages(page_ids)
+    if not waiting:
+        return "not-waiting"
     interval = notice_interval()
     fresh = [page for page in waiting if cache.add(notice_key(page), page.pk, timeout=interval)]
     if not fresh:

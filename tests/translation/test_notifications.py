@@ -135,3 +135,18 @@ def test_pages_published_together_make_one_email(
     assert len(mail.outbox) == 1
     assert mail.outbox[0].subject == "2 pages waiting for translation"
     assert first.title in mail.outbox[0].body and second.title in mail.outbox[0].body
+
+
+def test_many_pages_are_read_in_chunks_and_listed_newest_first(translator, topic_en, monkeypatch):
+    from cms.translation import notifications
+
+    monkeypatch.setattr(notifications, "ID_CHUNK", 2)
+    pages = [
+        publish_new_digest(topic_en, slug=f"chunk-{number}", title=f"Chunk {number}")
+        for number in range(5)
+    ]
+
+    assert notify_translators([page.pk for page in pages]) == "sent 1"
+    body = mail.outbox[0].body
+    positions = [body.index(f"Chunk {number} ") for number in range(5)]
+    assert positions == sorted(positions, reverse=True)  # the last published comes first
