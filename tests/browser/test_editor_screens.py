@@ -56,3 +56,41 @@ def test_sync_now_holds_its_icon_and_the_screen_says_where_it_is(editor, screens
 def test_the_dashboard_is_headed_with_the_product_name(editor):
     editor.goto("/admin/")
     assert editor.locator("h1").first.inner_text() == "Research digests"
+
+
+def test_a_slug_clash_is_shown_on_the_content_tab_with_a_link(editor, screenshot):
+    from cms.digests.models import DigestPage, TopicPage
+
+    topic = TopicPage.objects.filter(locale__language_code="en").order_by("path").first()
+    draft = DigestPage(
+        title="QueueBench",
+        slug="queuebench",
+        short_name="QueueBench",
+        reading_minutes=3,
+        summary="First try.",
+        live=False,
+    )
+    topic.add_child(instance=draft)
+    draft.save_revision()
+
+    editor.goto(f"/admin/pages/add/digests/digestpage/{topic.pk}/")
+    editor.fill("#id_title", "QueueBench")  # the slug follows the title
+    editor.fill("#id_short_name", "QueueBench")
+    editor.fill("#id_reading_minutes", "3")
+    editor.fill("#id_summary", "Second try.")
+    publish = editor.locator('button[name="action-publish"]')
+    if not publish.is_visible():
+        editor.locator("footer [data-w-dropdown-target='toggle']").last.click()
+    publish.click()
+
+    error = editor.locator(
+        "#panel-child-content-child-title-section .error-message, "
+        "[data-contentpath=title] .error-message"
+    )
+    error.first.wait_for()
+    screenshot(editor, SCREENSHOTS, "slug-clash")
+    assert error.first.is_visible()
+    assert "queuebench" in error.first.inner_text()
+    link = error.first.get_by_role("link")
+    assert link.get_attribute("href") == f"/admin/pages/{draft.pk}/edit/"
+    assert DigestPage.objects.filter(slug="queuebench").count() == 1
