@@ -15,7 +15,7 @@ at the same admin URLs (registered ahead of wagtail-localize's own in wagtail_ho
 """
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from wagtail.models import Locale, Page
@@ -76,9 +76,7 @@ class UpdateTranslationsView(update_translations.UpdateTranslationsView):
             target = translation.get_target_instance()
             if not isinstance(target, Page):
                 return False  # no translatable snippets here; publish those from their editor
-            if not target.permissions_for_user(self.request.user).can_publish():
-                return False
-            if not policy.may_write(self.request.user, target):
+            if not policy.may_publish(self.request.user, target):
                 return False
         return True
 
@@ -105,7 +103,16 @@ class UpdateTranslationsView(update_translations.UpdateTranslationsView):
         if reason:
             messages.error(self.request, f"{target.get_admin_display_title()}: {reason}")
             return
-        publish_translation(translation, user=self.request.user)
+        try:
+            publish_translation(translation, user=self.request.user)
+        except ValidationError as error:
+            messages.error(
+                self.request,
+                _("'{title}' was synced but not published: {errors}").format(
+                    title=target.get_admin_display_title(), errors="; ".join(error.messages)
+                ),
+            )
+            return
         messages.success(
             self.request,
             _("Published '{title}' in {locale}.").format(

@@ -72,7 +72,10 @@ def may_move(user, page: Page, destination: Page | None = None) -> bool:
 
 
 def may_copy(user, page: Page, destination: Page | None = None) -> bool:
-    """A copy is made from and into the user's own language."""
+    """A copy is a new page: from and into the user's own language, by a role that adds pages."""
+    roles = _roles(user)
+    if roles is not None and not all("add_page" in role.page_permissions for role in roles):
+        return False
     return may_write(user, page) and (destination is None or may_write(user, destination))
 
 
@@ -133,16 +136,6 @@ def publish_refusal(user, page: Page, translation: Translation | None = None) ->
     return None
 
 
-def check_publish(user, page: Page, translation: Translation | None = None) -> None:
-    """Raise PublishRefused when `publish_refusal` gives a reason."""
-    reason = publish_refusal(user, page, translation)
-    if reason:
-        raise PublishRefused(reason)
-
-
-def may_publish(user, page: Page, translation: Translation | None = None) -> bool:
-    """Wagtail's publish permission on the page, the role's language and the guard, together."""
-    return (
-        page.permissions_for_user(user).can_publish()
-        and publish_refusal(user, page, translation) is None
-    )
+def may_publish(user, page: Page) -> bool:
+    """Wagtail's publish permission on the page and the role's language (not yet the guard)."""
+    return page.permissions_for_user(user).can_publish() and may_write(user, page)

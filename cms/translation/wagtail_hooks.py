@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 from wagtail import hooks
 from wagtail.admin.menu import MenuItem
 from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
+from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 from wagtail_localize.models import Translation
 
@@ -205,6 +206,38 @@ def check_bulk_action(request, action_type, objects, action):
                 title = page.get_admin_display_title()
                 return _refuse(request, f"{title}: {reason}", reverse("wagtailadmin_home"))
     return None
+
+
+def _refused_urls(user, page: Page) -> set[str]:
+    refused = set()
+    if not policy.may_delete(user, page):
+        refused.add(reverse("wagtailadmin_pages:delete", args=[page.pk]))
+    if not policy.may_move(user, page):
+        refused.add(reverse("wagtailadmin_pages:move", args=[page.pk]))
+    if not policy.may_copy(user, page):
+        refused.add(reverse("wagtailadmin_pages:copy", args=[page.pk]))
+    return refused
+
+
+def _allowed(buttons, refused: set[str]) -> list:
+    return [b for b in buttons if not b.url or b.url.split("?")[0] not in refused]
+
+
+@hooks.register("construct_page_listing_buttons")
+def hide_refused_listing_buttons(buttons, page, user, context=None):
+    """No Delete, Move or Copy in the page listing for users the policy would refuse.
+
+    Wagtail shows them from its own page permissions (change + publish may delete); the views
+    refuse anyway (check_delete and friends). The edit view's header and wagtail-localize's
+    translation editor have no hook to remove theirs.
+    """
+    refused = _refused_urls(user, page)
+    if not refused:
+        return
+    for button in buttons:
+        if isinstance(button, BaseDropdownMenuButton):
+            button.dropdown_buttons = _allowed(button.dropdown_buttons, refused)
+    buttons[:] = _allowed(buttons, refused)
 
 
 @hooks.register("construct_page_action_menu")

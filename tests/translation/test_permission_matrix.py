@@ -42,6 +42,8 @@ class World:
     new_en: DigestPage  # a live English digest not yet translated
     orphan_zh: DigestPage  # a live zh-hant digest whose English page was deleted
     zh_locale: Locale
+    zh_topic: int  # the zh-hant topics of en's topic and of other_topic_en
+    zh_other_topic: int
     values: dict = field(default_factory=dict)
 
     def source_id(self) -> int:
@@ -451,9 +453,9 @@ def world(digest_en, digest_zh, zh_locale, admin_user):
         new_en=new_en,
         orphan_zh=orphan_zh,
         zh_locale=zh_locale,
+        zh_topic=topic.get_translation(zh_locale).pk,
+        zh_other_topic=other_topic.get_translation(zh_locale).pk,
     )
-    world.zh_topic = topic.get_translation(zh_locale).pk
-    world.zh_other_topic = other_topic.get_translation(zh_locale).pk
     world.values = {
         "zh_live_revision": digest_zh.live_revision_id,
         "paper": Paper.objects.order_by("pk").first().pk,
@@ -530,6 +532,8 @@ def test_workflow_approval_rechecks_the_guard(world, admin_user):
         task_state.task.specific.on_action(task_state, admin_user, "approve")
     assert _fresh(world.zh).live_revision_id != revision.pk
     assert SIMPLIFIED not in _fresh(world.zh).summary
+    task_state.refresh_from_db()
+    assert task_state.status == task_state.STATUS_IN_PROGRESS  # the approval was rolled back
 
 
 def test_scheduled_publishing_rechecks_the_guard(world, admin_user):

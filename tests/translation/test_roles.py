@@ -62,3 +62,20 @@ def test_setup_command_is_idempotent(digest_en):
     assert GroupPagePermission.objects.count() == count
     translators = Group.objects.get(name="Translators")
     assert {p.page.locale.language_code for p in translators.page_permissions.all()} == {"zh-hant"}
+
+
+@pytest.mark.parametrize(
+    ("user", "shown"),
+    [("translator", {"edit"}), ("editor", {"edit", "delete", "move", "copy"})],
+)
+def test_the_listing_offers_only_what_the_role_may_do(client, request, user, shown, digest_zh):
+    person = request.getfixturevalue(user)
+    page = digest_zh if user == "translator" else request.getfixturevalue("digest_en")
+    client.force_login(person)
+    html = client.get(reverse("wagtailadmin_explore", args=[page.get_parent().pk])).content.decode()
+    offered = {
+        action
+        for action in ("edit", "delete", "move", "copy")
+        if reverse(f"wagtailadmin_pages:{action}", args=[page.pk]) in html
+    }
+    assert offered == shown
