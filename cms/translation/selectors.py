@@ -2,7 +2,18 @@
 
 The translator's queue, which starts from the English pages, is in cms.translation.queue."""
 
-from django.db.models import BooleanField, Case, F, OuterRef, QuerySet, Subquery, Value, When
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from wagtail.models import Page
 from wagtail_localize.models import TranslationSource
 
@@ -44,3 +55,30 @@ def translated_pages(language: str = TARGET_LANGUAGE) -> QuerySet[Page]:
     """Every digest and topic page in `language`, lagging ones first, then in tree order."""
     pages = Page.objects.type(DigestPage, TopicPage).filter(locale__language_code=language)
     return annotate_needs_sync(pages).order_by("-needs_sync", "path")
+
+
+def status_report_pages(
+    language: str = TARGET_LANGUAGE, *, source_language: str = "en"
+) -> QuerySet[Page]:
+    """The translation status report's rows: every digest and topic in `language`, and before
+    them every live one in `source_language` with no page in `language` yet (which a report of
+    translated pages alone would never show). Lagging translations next, then tree order.
+    """
+    translated = Page.objects.filter(
+        translation_key=OuterRef("translation_key"), locale__language_code=language
+    )
+    pages = Page.objects.type(DigestPage, TopicPage).filter(
+        Q(locale__language_code=language)
+        | Q(locale__language_code=source_language, live=True) & ~Exists(translated)
+    )
+    return (
+        annotate_needs_sync(pages)
+        .annotate(
+            untranslated=Case(
+                When(locale__language_code=source_language, then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            )
+        )
+        .order_by("-untranslated", "-needs_sync", "path")
+    )

@@ -263,3 +263,35 @@ def test_an_unpublished_english_page_is_not_translated(client, translator, topic
     notices = [str(message) for message in get_messages(response.wsgi_request)]
     assert notices == ["“Draft digest” is not published yet."]
     assert draft.get_translation_or_none(zh_locale) is None
+
+
+def test_the_status_report_lists_a_new_english_page_as_not_translated(
+    client, translator, editor, new_digest
+):
+    url = reverse("translation_status_report")
+    client.force_login(translator)
+
+    response = client.get(url)
+
+    rows = list(response.context["object_list"])
+    assert rows[0].pk == new_digest.pk  # untranslated pages first
+    assert rows[0].translation_status is None
+    html = response.content.decode()
+    assert html.count(f'action="{open_url(new_digest)}"') == 1
+    assert reverse("wagtailadmin_pages:edit", args=[new_digest.pk]) not in html
+    client.force_login(editor)
+    html = client.get(url).content.decode()
+    assert new_digest.title in html and open_url(new_digest) not in html
+
+
+def test_a_started_translation_is_listed_once_in_the_status_report(
+    client, translator, new_digest, zh_locale
+):
+    client.force_login(translator)
+    client.post(open_url(new_digest))
+    zh_page = new_digest.get_translation(zh_locale)
+
+    rows = list(client.get(reverse("translation_status_report")).context["object_list"])
+
+    keys = [row.pk for row in rows]
+    assert zh_page.pk in keys and new_digest.pk not in keys
