@@ -33,12 +33,21 @@ class PublishRefused(PermissionDenied):
     """A publish that the roles or the zh-Hant guard forbid; the message says which and why."""
 
 
+ROLES_CACHE = "translation_roles_cache"
+
+
 def _roles(user) -> list[Role] | None:
-    """The user's roles, or None when no role limits them (anonymous users have no rights)."""
+    """The user's roles, or None when no role limits them (anonymous users have no rights).
+
+    Kept on the user object, as Django keeps its permission cache there: a listing asks for
+    every row, and the user object lives for one request.
+    """
     if not user.is_authenticated or user.is_superuser:
         return None
-    groups = set(user.groups.values_list("name", flat=True))
-    return [role for role in ROLES if role.group in groups] or None
+    if not hasattr(user, ROLES_CACHE):
+        groups = set(user.groups.values_list("name", flat=True))
+        setattr(user, ROLES_CACHE, [role for role in ROLES if role.group in groups] or None)
+    return getattr(user, ROLES_CACHE)
 
 
 def _languages(user) -> frozenset[str] | None:
