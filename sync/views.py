@@ -23,6 +23,7 @@ from wagtail.permission_policies import ModelPermissionPolicy
 from cms.papers.models import LOCKABLE_FIELDS, Paper
 
 from .background import start_after_commit
+from .breadcrumbs import SyncDetailBreadcrumbsMixin
 from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
 from .tasks import sync_paper
 
@@ -79,9 +80,13 @@ class SyncRunReportView(EditorOnlyMixin, ReportView):
         return SyncRun.objects.all()
 
 
-class SyncRunDetailView(EditorOnlyMixin, WagtailAdminTemplateMixin, TemplateView):
+class SyncRunDetailView(
+    EditorOnlyMixin, SyncDetailBreadcrumbsMixin, WagtailAdminTemplateMixin, TemplateView
+):
     template_name = "sync/run_detail.html"
     header_icon = "resubmit"
+    listing_url_name = "sync_runs"
+    listing_label = _("Sync runs")
 
     def dispatch(self, request, *args, **kwargs):
         if not paper_permission.user_has_permission(request.user, "change"):
@@ -130,9 +135,13 @@ class PaperSyncReportView(EditorOnlyMixin, ReportView):
         return Paper.objects.select_related("sync_state").order_by("-year", "title")
 
 
-class PaperSyncDetailView(EditorOnlyMixin, WagtailAdminTemplateMixin, TemplateView):
+class PaperSyncDetailView(
+    EditorOnlyMixin, SyncDetailBreadcrumbsMixin, WagtailAdminTemplateMixin, TemplateView
+):
     template_name = "sync/paper_detail.html"
     header_icon = "doc-full"
+    listing_url_name = "sync_papers"
+    listing_label = _("Papers")
 
     def dispatch(self, request, *args, **kwargs):
         if not paper_permission.user_has_permission(request.user, "change"):

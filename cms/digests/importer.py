@@ -26,6 +26,7 @@ from cms.translation.prefill import prefill_page_translation
 
 from .models import DigestIndexPage, DigestPage, TopicPage
 from .seed import SeedDigest, SeedSite, SeedTopic
+from .sites import name_site
 
 ZH_HANT = "zh-hant"
 
@@ -133,8 +134,8 @@ class SeedImporter:
         """Serve the digests at the site root; drop Wagtail's untouched welcome page."""
         site = Site.objects.filter(is_default_site=True).first()
         if site is None:
-            Site.objects.create(hostname="localhost", root_page=index, is_default_site=True)
-            return
+            site = Site.objects.create(hostname="localhost", root_page=index, is_default_site=True)
+        name_site(site)
         if site.root_page_id == index.pk:
             return
         welcome = site.root_page

@@ -15,6 +15,7 @@ from cms.translation.pages import RoleCheckedPublishMixin
 from cms.translation.serializers import TranslationStatusField
 
 from .blocks import BaseStreamBlock, CommentaryStreamBlock
+from .forms import SlugClashExplainedPageForm
 from .search import SearchTextMixin
 from .serializers import TopicDigestsField, TopicRefField
 from .sitemap import SitemapAlternatesMixin
@@ -95,6 +96,7 @@ class TopicPage(
         TranslatableField("commentary"),
     ]
     search_fields = [*Page.search_fields, index.SearchField("intro")]
+    base_form_class = SlugClashExplainedPageForm
 
     parent_page_types = ["digests.DigestIndexPage"]
     subpage_types = ["digests.DigestPage"]
@@ -158,6 +160,7 @@ class DigestPage(
         index.SearchField("short_name"),
         index.SearchField("summary"),
     ]
+    base_form_class = SlugClashExplainedPageForm
 
     parent_page_types = ["digests.TopicPage"]
     subpage_types = []

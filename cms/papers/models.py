@@ -85,7 +85,10 @@ class Paper(index.Indexed, ClusterableModel):
 
     panels = [
         FieldPanel("title"),
-        FieldRowPanel([FieldPanel("venue"), FieldPanel("year"), FieldPanel("track")]),
+        # The venue's select holds full conference names: on a row of three it squeezed the
+        # year to a box too narrow to show four digits.
+        FieldPanel("venue"),
+        FieldRowPanel([FieldPanel("year"), FieldPanel("track")]),
         InlinePanel("authors", heading=_("Authors"), label=_("Author")),
         InlinePanel("affiliations", heading=_("Affiliations"), label=_("Affiliation")),
         MultiFieldPanel(

@@ -1,9 +1,11 @@
-"""Papers in the admin: a snippet listing editors can filter by venue and year."""
+"""Papers in the admin: a snippet listing editors can filter by venue and year, and a chooser
+that creates a paper where a digest needs one (cms/papers/chooser.py)."""
 
 from django.utils.translation import gettext_lazy as _
 from wagtail.snippets.models import register_snippet
 from wagtail.snippets.views.snippets import SnippetViewSet
 
+from .chooser import PaperChooserViewSet
 from .models import Paper
 
 
@@ -20,6 +22,7 @@ class PaperViewSet(SnippetViewSet):
     # worker just wrote is findable without waiting for the index to be updated.
     search_fields = ["title", "doi"]
     search_backend_name = None
+    chooser_viewset_class = PaperChooserViewSet
 
 
 register_snippet(PaperViewSet)

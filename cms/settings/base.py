@@ -309,6 +309,12 @@ API_CACHE_PURGE_LIST_QUERIES = [
 
 # Sync worker (sync/): bibliographic sources, politeness and schedule; see README "Sync worker".
 SYNC_CONTACT_EMAIL = os.environ.get("SYNC_CONTACT_EMAIL", "")
+# Translators are emailed when an English page waits for them (cms/translation/notifications.py);
+# without a worker the email leaves in-process after the commit, so a slow server must time out.
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+TRANSLATION_NOTICE_INTERVAL = int(os.environ.get("TRANSLATION_NOTICE_INTERVAL", "3600"))
 SYNC_SOURCES = {
     "dblp": {
         "CLASS": "sync.sources.dblp.DblpSource",

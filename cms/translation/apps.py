@@ -8,6 +8,7 @@ class TranslationConfig(AppConfig):
     verbose_name = _("Translation")
 
     def ready(self) -> None:
-        from . import signals
+        from . import notifications, signals
 
         signals.connect()
+        notifications.connect()

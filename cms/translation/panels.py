@@ -1,10 +1,12 @@
-"""The dashboard panel that shows a translator the pages waiting for them."""
+"""The dashboard panel that shows a translator the pages waiting for them: the queue's head."""
 
+from django.middleware.csrf import get_token
 from django.urls import reverse
 from wagtail.admin.ui.components import Component
 
-from .selectors import pages_waiting_for_translation
-from .views import STATE_LABELS
+from .queue import QUEUE_LABELS, translation_queue
+
+PANEL_ROWS = 10
 
 
 class PagesWaitingForTranslationPanel(Component):
@@ -15,14 +17,14 @@ class PagesWaitingForTranslationPanel(Component):
     def get_context_data(self, parent_context):
         context = super().get_context_data(parent_context)
         request = parent_context["request"]
-        waiting = pages_waiting_for_translation(request.user)
+        pages = list(translation_queue()[:PANEL_ROWS])
         context.update(
             {
-                "rows": [
-                    {"page": page, "status": status, "label": STATE_LABELS[status.state]}
-                    for page, status in waiting
-                ],
+                "rows": [{"page": page, "label": QUEUE_LABELS[page.queue_state]} for page in pages],
+                "queue_url": reverse("translation_queue"),
                 "report_url": reverse("translation_status_report"),
+                "next_url": request.get_full_path(),
+                "csrf_token": get_token(request),
                 "request": request,
             }
         )

@@ -1,13 +1,23 @@
-"""Read-side queries for the translation screens: translated pages, and which of them lag."""
+"""Read-side queries for the translation screens: translated pages, and which of them lag.
 
-from django.db.models import BooleanField, Case, F, OuterRef, QuerySet, Subquery, Value, When
+The translator's queue, which starts from the English pages, is in cms.translation.queue."""
+
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from wagtail.models import Page
-from wagtail.permission_policies.pages import PagePermissionPolicy
 from wagtail_localize.models import TranslationSource
 
 from cms.digests.models import DigestPage, TopicPage
-
-from .status import TranslationStatus, translation_statuses
 
 TARGET_LANGUAGE = "zh-hant"
 
@@ -47,16 +57,28 @@ def translated_pages(language: str = TARGET_LANGUAGE) -> QuerySet[Page]:
     return annotate_needs_sync(pages).order_by("-needs_sync", "path")
 
 
-def pages_waiting_for_translation(
-    user, *, language: str = TARGET_LANGUAGE, limit: int = 10
-) -> list[tuple[Page, TranslationStatus]]:
-    """Translated pages `user` may edit that need work (out of date, incomplete or machine)."""
-    editable = PagePermissionPolicy().instances_user_has_permission_for(user, "change")
-    pages = list(translated_pages(language).filter(pk__in=editable.values("pk")))
-    statuses = translation_statuses(pages)
-    waiting = [
-        (page, statuses[page.pk])
-        for page in pages
-        if page.pk in statuses and statuses[page.pk].state != "up_to_date"
-    ]
-    return waiting[:limit]
+def status_report_pages(
+    language: str = TARGET_LANGUAGE, *, source_language: str = "en"
+) -> QuerySet[Page]:
+    """The translation status report's rows: every digest and topic in `language`, and before
+    them every live one in `source_language` with no page in `language` yet (which a report of
+    translated pages alone would never show). Lagging translations next, then tree order.
+    """
+    translated = Page.objects.filter(
+        translation_key=OuterRef("translation_key"), locale__language_code=language
+    )
+    pages = Page.objects.type(DigestPage, TopicPage).filter(
+        Q(locale__language_code=language)
+        | Q(locale__language_code=source_language, live=True) & ~Exists(translated)
+    )
+    return (
+        annotate_needs_sync(pages)
+        .annotate(
+            untranslated=Case(
+                When(locale__language_code=source_language, then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            )
+        )
+        .order_by("-untranslated", "-needs_sync", "path")
+    )

@@ -2,6 +2,7 @@
 
 from celery import shared_task
 
+from .notifications import notify_translators
 from .sync import sync_translation_sources
 
 
@@ -13,3 +14,9 @@ def sync_translations_task(source_ids: list[int], user_id: int | None = None, **
     """
     result = sync_translation_sources(source_ids=source_ids, user_id=user_id)
     return f"synced {len(result.synced)}, missing {len(result.missing)}"
+
+
+@shared_task(name="translation.notify_translators", ignore_result=True)
+def notify_translators_task(page_ids: list[int]) -> str:
+    """Email translators about published English pages (at most once per page per hour)."""
+    return notify_translators(page_ids)

@@ -5,6 +5,7 @@ import datetime
 import django_filters
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -17,7 +18,8 @@ from wagtail.admin.widgets import HeaderButton
 from wagtail.models import Page
 from wagtail_localize.models import TranslationSource
 
-from .selectors import translated_pages
+from .queue import may_work_the_queue
+from .selectors import status_report_pages, translated_pages
 from .status import MACHINE, OUT_OF_DATE, UP_TO_DATE, translation_statuses
 from .sync import enqueue_translation_sync
 
@@ -81,6 +83,12 @@ class ActionsColumn(Column):
                 request.get_full_path(),
             )
         context["edit_url"] = reverse("wagtailadmin_pages:edit", args=[instance.pk])
+        # An English page with no translation yet: the queue's action starts one.
+        context["start_url"] = None
+        if instance.untranslated and may_work_the_queue(request.user):
+            context["start_url"] = reverse("translation_queue_open", args=[instance.pk])
+            context["next_url"] = request.get_full_path()
+            context["csrf_token"] = get_token(request)
         return context
 
 
@@ -106,7 +114,9 @@ class TranslationStatusReportView(ReportView):
             "title",
             label=_("Translated page"),
             width="28%",
-            get_url=lambda page: reverse("wagtailadmin_pages:edit", args=[page.pk]),
+            get_url=lambda page: (
+                None if page.untranslated else reverse("wagtailadmin_pages:edit", args=[page.pk])
+            ),
         ),
         StatusColumn("state", label=_("Status")),
         StatusFactColumn(
@@ -162,7 +172,7 @@ class TranslationStatusReportView(ReportView):
         return f"translation-status-{datetime.date.today():%Y-%m-%d}"
 
     def get_queryset(self):
-        self.queryset = translated_pages().select_related("locale")
+        self.queryset = status_report_pages().select_related("locale")
         return self.queryset
 
     def decorate_paginated_queryset(self, object_list):
@@ -180,13 +190,22 @@ class TranslationStatusReportView(ReportView):
 
     @property
     def header_buttons(self):
-        return [
+        # This report starts from translated pages; English pages with no translation yet are
+        # in the translator's queue (cms/translation/queue.py).
+        buttons = [
             HeaderButton(
                 _("Sync out-of-date pages"),
                 url=reverse("translation_sync_out_of_date"),
                 icon_name="resubmit",
             )
         ]
+        if may_work_the_queue(self.request.user):
+            buttons.append(
+                HeaderButton(
+                    _("Translator's queue"), url=reverse("translation_queue"), icon_name="list-ul"
+                )
+            )
+        return buttons
 
 
 class SyncOutOfDateView(TemplateView):

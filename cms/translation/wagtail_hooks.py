@@ -20,6 +20,8 @@ from wagtail_localize.models import Translation
 from . import localize_views, policy
 from .machine_translators import is_traditional_chinese
 from .panels import PagesWaitingForTranslationPanel
+from .queue import may_work_the_queue
+from .queue_views import OpenTranslationView, TranslationQueueView
 from .views import SYNC_PERMISSION, SyncOutOfDateView, TranslationStatusReportView
 
 
@@ -69,6 +71,19 @@ def register_translation_urls():
             SyncOutOfDateView.as_view(),
             name="translation_sync_out_of_date",
         ),
+        path(
+            "reports/translation-queue/", TranslationQueueView.as_view(), name="translation_queue"
+        ),
+        path(
+            "reports/translation-queue/results/",
+            TranslationQueueView.as_view(results_only=True),
+            name="translation_queue_results",
+        ),
+        path(
+            "reports/translation-queue/<int:page_id>/open/",
+            OpenTranslationView.as_view(),
+            name="translation_queue_open",
+        ),
     ]
 
 
@@ -87,9 +102,24 @@ def register_translation_status_menu_item():
     )
 
 
+class TranslationQueueMenuItem(MenuItem):
+    def is_shown(self, request):
+        return may_work_the_queue(request.user)
+
+
+@hooks.register("register_reports_menu_item")
+def register_translation_queue_menu_item():
+    return TranslationQueueMenuItem(
+        gettext_lazy("Translator's queue"),
+        reverse("translation_queue"),
+        icon_name="wagtail-localize-language",
+        order=8850,
+    )
+
+
 @hooks.register("construct_homepage_panels")
 def add_pages_waiting_panel(request, panels):
-    if request.user.has_perm(SYNC_PERMISSION):
+    if may_work_the_queue(request.user):
         panels.append(PagesWaitingForTranslationPanel())
 
 

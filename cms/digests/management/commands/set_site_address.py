@@ -13,6 +13,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from wagtail.models import Site
 
+from cms.digests.sites import name_site
+
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -62,6 +64,7 @@ class Command(BaseCommand):
                 )
             site.hostname, site.port = hostname, port
             site.save(update_fields=["hostname", "port"])
+            name_site(site)  # sites imported before the import named them
         self.stdout.write(
             _("Default site: %(root)s (pages' html_url start there)") % {"root": site.root_url}
         )

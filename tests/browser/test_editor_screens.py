@@ -1,0 +1,96 @@
+"""What an editor sees on the paper form and the sync screens, measured in a real browser."""
+
+import pytest
+
+from cms.papers.models import Paper
+from cms.translation.roles import EDITORS, ensure_roles
+
+from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+SCREENSHOTS = "editor_screens"
+
+
+@pytest.fixture
+def editor(seeded_live_server, django_user_model, new_browser_page):  # noqa: F811
+    user = django_user_model.objects.create_user("editor", password="editor")
+    user.groups.add(ensure_roles()[EDITORS])
+    page = new_browser_page()
+    log_in(page, "editor")
+    return page
+
+
+def box(locator) -> dict:
+    return locator.evaluate(
+        """el => { const r = el.getBoundingClientRect();
+                   return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                           width: r.width, scroll: el.scrollWidth, client: el.clientWidth}; }"""
+    )
+
+
+def test_the_paper_forms_year_shows_its_four_digits(editor, screenshot):
+    paper = Paper.objects.order_by("pk").first()
+    editor.goto(f"/admin/snippets/papers/paper/edit/{paper.pk}/")
+
+    year = box(editor.locator("#id_year"))
+
+    screenshot(editor, SCREENSHOTS, "paper-form")
+    assert year["width"] >= 120, year
+    assert year["scroll"] <= year["client"], year  # nothing of the value scrolled out of view
+
+
+def test_sync_now_holds_its_icon_and_the_screen_says_where_it_is(editor, screenshot):
+    paper = Paper.objects.order_by("pk").first()
+    editor.goto(f"/admin/sync/papers/{paper.pk}/")
+
+    button = editor.locator("button[data-sync-now]")
+    outer, icon = box(button), box(button.locator("svg"))
+
+    screenshot(editor, SCREENSHOTS, "paper-sync-screen")
+    assert outer["left"] <= icon["left"] and icon["right"] <= outer["right"], (outer, icon)
+    assert outer["top"] <= icon["top"] and icon["bottom"] <= outer["bottom"], (outer, icon)
+    header = editor.locator("header nav[aria-label=Breadcrumb]").inner_text()
+    assert paper.title in header and header.strip() != "Home"
+
+
+def test_the_dashboard_is_headed_with_the_product_name(editor):
+    editor.goto("/admin/")
+    assert editor.locator("h1").first.inner_text() == "Research digests"
+
+
+def test_a_slug_clash_is_shown_on_the_content_tab_with_a_link(editor, screenshot):
+    from cms.digests.models import DigestPage, TopicPage
+
+    topic = TopicPage.objects.filter(locale__language_code="en").order_by("path").first()
+    draft = DigestPage(
+        title="QueueBench",
+        slug="queuebench",
+        short_name="QueueBench",
+        reading_minutes=3,
+        summary="First try.",
+        live=False,
+    )
+    topic.add_child(instance=draft)
+    draft.save_revision()
+
+    editor.goto(f"/admin/pages/add/digests/digestpage/{topic.pk}/")
+    editor.fill("#id_title", "QueueBench")  # the slug follows the title
+    editor.fill("#id_short_name", "QueueBench")
+    editor.fill("#id_reading_minutes", "3")
+    editor.fill("#id_summary", "Second try.")
+    publish = editor.locator('button[name="action-publish"]')
+    if not publish.is_visible():
+        editor.locator("footer [data-w-dropdown-target='toggle']").last.click()
+    publish.click()
+
+    error = editor.locator(
+        "#panel-child-content-child-title-section .error-message, "
+        "[data-contentpath=title] .error-message"
+    )
+    error.first.wait_for()
+    screenshot(editor, SCREENSHOTS, "slug-clash")
+    assert error.first.is_visible()
+    assert "queuebench" in error.first.inner_text()
+    link = error.first.get_by_role("link")
+    assert link.get_attribute("href") == f"/admin/pages/{draft.pk}/edit/"
+    assert DigestPage.objects.filter(slug="queuebench").count() == 1

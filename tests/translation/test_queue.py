@@ -1,0 +1,297 @@
+"""The translator's queue: new and changed English pages reach translators, who start drafts."""
+
+import pytest
+from django.contrib.messages import get_messages
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from wagtail.models import Page
+from wagtail_localize.models import Translation
+
+from cms.digests.models import DigestPage, TopicPage
+from cms.translation.queue import (
+    CHANGES_NOT_PUBLISHED,
+    NOT_PUBLISHED,
+    NOT_TRANSLATED,
+    OUT_OF_DATE,
+    UP_TO_DATE,
+    queue_state,
+    translation_queue,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def publish_new_digest(topic: TopicPage, slug: str = "queue-test", **fields) -> DigestPage:
+    """An editor's new English digest under `topic`, published."""
+    digest = DigestPage(
+        title=fields.pop("title", "QueueBench: a new digest"),
+        slug=slug,
+        short_name="QueueBench",
+        reading_minutes=4,
+        summary=fields.pop("summary", "What QueueBench measures."),
+        **fields,
+    )
+    topic.add_child(instance=digest)
+    digest.save_revision().publish()
+    digest.refresh_from_db()
+    return digest
+
+
+@pytest.fixture
+def topic_en(digest_en):
+    return digest_en.get_parent().specific
+
+
+@pytest.fixture
+def new_digest(topic_en):
+    return publish_new_digest(topic_en)
+
+
+def open_url(page: Page) -> str:
+    return reverse("translation_queue_open", args=[page.pk])
+
+
+def test_the_seeded_site_has_an_empty_queue(db):
+    assert list(translation_queue()) == []
+
+
+def test_a_new_english_page_heads_the_queue_untranslated(new_digest, topic_en):
+    older = publish_new_digest(topic_en, slug="older", title="Older digest")
+    older.last_published_at = new_digest.last_published_at.replace(year=2020)
+    older.save(update_fields=["last_published_at"])
+
+    queue = list(translation_queue())
+
+    assert [page.pk for page in queue] == [new_digest.pk, older.pk]
+    assert queue[0].queue_state == NOT_TRANSLATED
+    assert queue[0].translation_id is None
+
+
+def test_translators_dashboard_and_report_list_it_with_one_action(client, translator, new_digest):
+    client.force_login(translator)
+
+    dashboard = client.get(reverse("wagtailadmin_home")).content.decode()
+    report = client.get(reverse("translation_queue")).content.decode()
+
+    for html in (dashboard, report):
+        assert new_digest.title in html
+        assert html.count(f'action="{open_url(new_digest)}"') == 1
+        assert "Start translation" in html
+
+
+def test_editors_see_no_queue_and_cannot_start_a_translation(client, editor, new_digest, zh_locale):
+    client.force_login(editor)
+
+    assert new_digest.title not in client.get(reverse("wagtailadmin_home")).content.decode()
+    # Wagtail's admin answers a refusal with a redirect to the dashboard and a message.
+    assert client.get(reverse("translation_queue")).url == reverse("wagtailadmin_home")
+    assert client.post(open_url(new_digest)).url == reverse("wagtailadmin_home")
+    assert new_digest.get_translation_or_none(zh_locale) is None
+
+
+def test_anonymous_post_creates_nothing(client, new_digest, zh_locale):
+    response = client.post(open_url(new_digest))
+
+    assert response.status_code in (302, 403)
+    assert new_digest.get_translation_or_none(zh_locale) is None
+
+
+def test_starting_makes_a_draft_and_opens_the_translation_editor(
+    client, translator, new_digest, zh_locale
+):
+    client.force_login(translator)
+    assert not new_digest.permissions_for_user(translator).can_edit()
+
+    response = client.post(open_url(new_digest))
+
+    zh_page = new_digest.get_translation(zh_locale)
+    assert response.status_code == 302
+    assert response.url == reverse("wagtailadmin_pages:edit", args=[zh_page.pk])
+    assert not zh_page.live
+    assert Translation.objects.get(
+        source__object_id=new_digest.translation_key, target_locale=zh_locale
+    ).enabled
+    assert queue_state(new_digest) == NOT_PUBLISHED
+    editor_page = client.get(response.url)
+    assert editor_page.status_code == 200
+    assert b"editTranslation" in editor_page.content or b"wagtail_localize" in editor_page.content
+    # Nothing of it reaches the zh-hant API.
+    listing = client.get("/api/v2/pages/", {"locale": "zh-hant", "type": "digests.DigestPage"})
+    assert zh_page.pk not in [item["id"] for item in listing.json()["items"]]
+
+
+def test_starting_twice_creates_one_translation(client, translator, new_digest, zh_locale):
+    client.force_login(translator)
+    first = client.post(open_url(new_digest))
+    second = client.post(open_url(new_digest))
+
+    assert first.url == second.url
+    assert DigestPage.objects.filter(translation_key=new_digest.translation_key).count() == 2
+
+
+def test_a_digest_under_a_new_topic_gets_its_topic_as_a_draft_too(
+    client, translator, digest_en, zh_locale
+):
+    index = digest_en.get_parent().get_parent()
+    topic = TopicPage(title="Queue topic", slug="queue-topic", intro="Intro.")
+    index.add_child(instance=topic)
+    topic.save_revision().publish()
+    digest = publish_new_digest(topic, slug="under-new-topic")
+    client.force_login(translator)
+
+    client.post(open_url(digest))
+
+    zh_topic = topic.get_translation(zh_locale)
+    zh_digest = digest.get_translation(zh_locale)
+    assert zh_digest.get_parent().pk == zh_topic.pk
+    assert not zh_topic.live and not zh_digest.live
+
+
+def test_get_is_refused(client, translator, new_digest, zh_locale):
+    client.force_login(translator)
+
+    assert client.get(open_url(new_digest)).status_code == 405
+    assert new_digest.get_translation_or_none(zh_locale) is None
+
+
+def test_post_without_csrf_token_is_refused(translator, new_digest, zh_locale):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(translator)
+
+    assert client.post(open_url(new_digest)).status_code == 403
+    assert new_digest.get_translation_or_none(zh_locale) is None
+
+
+def test_the_site_root_is_not_translated_here(client, translator, digest_en):
+    client.force_login(translator)
+    index = digest_en.get_parent().get_parent()
+
+    response = client.post(open_url(index), {"next": reverse("translation_queue")})
+
+    assert response.status_code == 302
+    assert response.url == reverse("translation_queue")
+
+
+def test_a_changed_page_is_out_of_date_and_the_live_translation_keeps_its_text(
+    client, translator, digest_en, digest_zh
+):
+    old_zh_summary = digest_zh.specific.summary
+    assert queue_state(digest_en) == UP_TO_DATE
+    digest_en.summary = "A changed English summary."
+    digest_en.save_revision().publish()
+
+    assert queue_state(digest_en) == OUT_OF_DATE
+    client.force_login(translator)
+    report = client.get(reverse("translation_queue")).content.decode()
+    assert digest_en.title in report and "Update translation" in report
+
+    response = client.post(open_url(digest_en))
+
+    assert response.url == reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
+    digest_zh.refresh_from_db()
+    assert digest_zh.live and digest_zh.specific.summary == old_zh_summary
+    # Synced, not yet published: still waiting for the translator.
+    assert queue_state(digest_en) == OUT_OF_DATE
+
+
+def test_publishing_the_translation_takes_the_page_off_the_queue(
+    translator, digest_en, digest_zh, django_capture_on_commit_callbacks
+):
+    digest_en.save_revision().publish()
+    assert queue_state(digest_en) == OUT_OF_DATE
+    translation = Translation.objects.get(
+        source__object_id=digest_en.translation_key, target_locale=digest_zh.locale
+    )
+    translation.source.update_from_db()
+    with django_capture_on_commit_callbacks(execute=True):  # wagtail-localize publishes then
+        translation.save_target(user=translator, publish=True)
+
+    assert queue_state(digest_en) == UP_TO_DATE
+
+
+def test_a_saved_but_unpublished_translation_stays_in_the_queue(digest_en, digest_zh):
+    zh = digest_zh.specific
+    zh.summary = "草稿中的摘要。"
+    zh.save_revision()
+
+    assert queue_state(digest_en) == CHANGES_NOT_PUBLISHED
+
+
+def test_the_report_costs_the_same_for_one_page_or_many(client, translator, topic_en):
+    client.force_login(translator)
+    publish_new_digest(topic_en, slug="one")
+    client.get(reverse("translation_queue"))  # warm Wagtail's per-process caches
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(reverse("translation_queue"))
+        assert response.status_code == 200
+        return len(captured)
+
+    one = queries()
+    for number in range(5):
+        publish_new_digest(topic_en, slug=f"more-{number}", title=f"More {number}")
+    assert queries() == one
+
+
+def test_the_translation_status_report_leads_translators_to_the_queue(client, translator, editor):
+    queue_link = f'href="{reverse("translation_queue")}"'
+    client.force_login(translator)
+    assert queue_link in client.get(reverse("translation_status_report")).content.decode()
+    client.force_login(editor)
+    assert queue_link not in client.get(reverse("translation_status_report")).content.decode()
+
+
+def test_an_unpublished_english_page_is_not_translated(client, translator, topic_en, zh_locale):
+    draft = DigestPage(
+        title="Draft digest",
+        slug="draft-digest",
+        short_name="D",
+        reading_minutes=1,
+        summary="S",
+        live=False,
+    )
+    topic_en.add_child(instance=draft)
+    draft.save_revision()
+    client.force_login(translator)
+
+    response = client.post(open_url(draft))
+
+    assert response.url == reverse("translation_queue")
+    notices = [str(message) for message in get_messages(response.wsgi_request)]
+    assert notices == ["“Draft digest” is not published yet."]
+    assert draft.get_translation_or_none(zh_locale) is None
+
+
+def test_the_status_report_lists_a_new_english_page_as_not_translated(
+    client, translator, editor, new_digest
+):
+    url = reverse("translation_status_report")
+    client.force_login(translator)
+
+    response = client.get(url)
+
+    rows = list(response.context["object_list"])
+    assert rows[0].pk == new_digest.pk  # untranslated pages first
+    assert rows[0].translation_status is None
+    html = response.content.decode()
+    assert html.count(f'action="{open_url(new_digest)}"') == 1
+    assert reverse("wagtailadmin_pages:edit", args=[new_digest.pk]) not in html
+    client.force_login(editor)
+    html = client.get(url).content.decode()
+    assert new_digest.title in html and open_url(new_digest) not in html
+
+
+def test_a_started_translation_is_listed_once_in_the_status_report(
+    client, translator, new_digest, zh_locale
+):
+    client.force_login(translator)
+    client.post(open_url(new_digest))
+    zh_page = new_digest.get_translation(zh_locale)
+
+    rows = list(client.get(reverse("translation_status_report")).context["object_list"])
+
+    keys = [row.pk for row in rows]
+    assert zh_page.pk in keys and new_digest.pk not in keys
