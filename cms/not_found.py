@@ -15,10 +15,17 @@ API_PATH_PREFIX = "/api/"
 ADMIN_PATH_PREFIXES = ("/admin/", "/documents/")
 
 
+def api_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    """A JSON 404 naming the path; also routed as the last pattern under /api/, so that with
+    DEBUG on (where Django shows its technical page instead of handler404) it stays JSON."""
+    message = _("not found: %(path)s") % {"path": request.path_info}
+    return JsonResponse({"message": message}, status=404)
+
+
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     path = request.path_info
     if path.startswith(API_PATH_PREFIX):
-        return JsonResponse({"message": _("not found: %(path)s") % {"path": path}}, status=404)
+        return api_not_found(request, exception)
     if path.startswith(ADMIN_PATH_PREFIXES):
         return defaults.page_not_found(request, exception)
     from cms.reader.views import reader_not_found

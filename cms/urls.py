@@ -9,7 +9,7 @@ keeps one unprefixed address (cms.reader.locale_middleware decides their languag
 
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.decorators.cache import cache_control
 from wagtail.admin import urls as wagtailadmin_urls
 from wagtail.contrib.sitemaps.views import sitemap
@@ -19,6 +19,7 @@ from cms.api import api_router
 from cms.api_schema.views import openapi_schema
 from cms.digests.feeds import DigestFeed
 from cms.digests.sitemap import robots_txt, sitemaps
+from cms.not_found import api_not_found
 from cms.reader.views import preview_shell
 
 # JSON under /api/, the reader's page elsewhere (cms/not_found.py).
@@ -29,6 +30,7 @@ urlpatterns = [
     path("documents/", include(wagtaildocs_urls)),
     path("api/v2/schema/", openapi_schema, name="api-schema"),
     path("api/v2/", api_router.urls),
+    re_path(r"^api/", api_not_found),  # JSON, with DEBUG on too
     # The admin's headless preview frame: the draft says which language it is in.
     path("preview/", preview_shell, name="reader_preview"),
     # One sitemap for both languages: each page names its other language's address.

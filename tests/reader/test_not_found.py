@@ -65,7 +65,9 @@ def test_a_private_digest_s_address_is_404(client):
         "/api/",
     ],
 )
-def test_api_404s_are_json(client, path):
+@pytest.mark.parametrize("debug", [False, True], ids=["production", "debug"])
+def test_api_404s_are_json(client, settings, path, debug):
+    settings.DEBUG = debug  # with DEBUG on Django shows its technical page, not handler404
     response = client.get(path)
 
     assert response.status_code == 404
