@@ -25,12 +25,11 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, Subquery
-from django.db.models.functions import JSONObject
-from wagtail.models import Page, PageLogEntry
-from wagtail_localize.models import StringSegment, StringTranslation, Translation
+from django.db.models import OuterRef, Q, Subquery
+from wagtail.models import Page
+from wagtail_localize.models import Translation
 
-from .status import INCOMPLETE, MACHINE, OUT_OF_DATE, UP_TO_DATE, count_rows, json_datetime
+from .status import INCOMPLETE, MACHINE, OUT_OF_DATE, UP_TO_DATE, json_datetime, segment_facts
 
 _COLUMNS = (
     "source__object_id",
@@ -51,40 +50,11 @@ def _published_translations():
     target_page = Page.objects.filter(
         translation_key=OuterRef("source__object_id"), locale_id=OuterRef("target_locale_id")
     )
-    segments = StringSegment.objects.filter(source_id=OuterRef("source_id"))
-    published = StringTranslation.objects.filter(
-        translation_of_id=OuterRef("string_id"),
-        context_id=OuterRef("context_id"),
-        locale_id=OuterRef(OuterRef("target_locale_id")),
-        has_error=False,
-        created_at__lte=OuterRef(OuterRef("target_published_at")),
-    )
-    machine = published.filter(translation_type=StringTranslation.TRANSLATION_TYPE_MACHINE)
-    source_page = Page.objects.filter(
-        translation_key=OuterRef("source__object_id"), locale_id=OuterRef("source__locale_id")
-    )
-    synced_revision = PageLogEntry.objects.filter(
-        page__translation_key=OuterRef("source__object_id"),
-        page__locale_id=OuterRef("source__locale_id"),
-        action="wagtail.publish",
-        revision__isnull=False,
-        timestamp__lte=OuterRef("source__last_updated_at"),
-    ).order_by("-timestamp", "-pk")
+    # A string translation counts once it existed at the translated page's last publish.
+    published = Q(created_at__lte=OuterRef(OuterRef("target_published_at")))
     return Translation.objects.annotate(
         target_published_at=Subquery(target_page.values("last_published_at")[:1])
-    ).annotate(
-        total_segments=count_rows(segments),
-        translated_segments=count_rows(segments.filter(Exists(published))),
-        machine_segments=count_rows(segments.filter(Exists(machine))),
-        source_page=Subquery(
-            source_page.values(
-                json=JSONObject(
-                    id="pk", revision_id="live_revision_id", published_at="last_published_at"
-                )
-            )[:1]
-        ),
-        synced_revision_id=Subquery(synced_revision.values("revision_id")[:1]),
-    )
+    ).annotate(**segment_facts(published))
 
 
 def public_translation_statuses(pages: Iterable[Page], *, public: Q) -> dict[int, dict[str, Any]]:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from wagtail.contrib.frontend_cache.utils import PurgeBatch
 from wagtail.models import Locale, PageViewRestriction, Site
 from wagtail_localize.models import StringTranslation, Translation
 
 from cms.apicache import stale
+from cms.apicache.version import _set_new_version
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.papers.signals import papers_changed
@@ -269,13 +271,24 @@ def test_changed_urls_names_the_page_its_translations_parent_and_listings():
     assert f"{BASE}/api/v2/pages/{unrelated.pk}/" not in urls
 
 
+def cache_callbacks(callbacks) -> list:
+    """The on-commit callbacks of the cache layers (a publish also schedules other work, such
+    as the translators' notice)."""
+    return [
+        callback
+        for callback in callbacks
+        if callback is _set_new_version
+        or isinstance(getattr(callback, "__self__", None), PurgeBatch)
+    ]
+
+
 def test_a_bulk_writer_records_one_write_to_everything(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks() as callbacks, stale.batched():
         publish_digest_title()
         edit_paper_in_admin()
-    assert len(callbacks) == 2  # one content version bump, one purge
+    assert len(cache_callbacks(callbacks)) == 2  # one content version bump, one purge
     assert purge_recorder.purged_urls == []
-    for callback in callbacks:
+    for callback in cache_callbacks(callbacks):
         callback()
     purged = set(purge_recorder.purged_urls)
     assert f"{BASE}/api/v2/pages/{zh_digest().pk}/" in purged
@@ -296,4 +309,4 @@ def test_no_frontend_cache_configured_means_no_purge(
     del settings.WAGTAILFRONTENDCACHE
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         publish_digest_title()
-    assert recording_cdn == [] and len(callbacks) == 1  # the content version only
+    assert recording_cdn == [] and cache_callbacks(callbacks) == [_set_new_version]
