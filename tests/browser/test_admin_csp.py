@@ -120,7 +120,7 @@ def test_an_editor_s_screens_work_under_the_admin_policy(signed_in, digest):
 
     # The sidebar's explorer (React) fetches the tree from the admin API and lists it.
     page.get_by_role("button", name="Pages").click()
-    page.get_by_role("link", name=topic.get_parent().title).wait_for()
+    page.get_by_role("link", name=topic.get_parent().title, exact=True).wait_for()
 
     admin.open(f"/admin/pages/{topic.pk}/")
     page.get_by_role("link", name=digest.title, exact=True).wait_for()
