@@ -2,7 +2,6 @@
 
 import pytest
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from wagtail.models import Page
 
 pytestmark = pytest.mark.django_db
@@ -56,29 +55,3 @@ def test_a_locale_count_of_a_page_type_can_be_read_from_the_index_alone():
             cursor.execute(f"EXPLAIN QUERY PLAN {COUNT_OF_A_LOCALE}")
             plan = " ".join(str(row[-1]) for row in cursor.fetchall())
             assert "COVERING INDEX digests_page_listing" in plan, plan
-
-
-def test_a_locale_listing_reads_the_listing_index_in_tree_order(client):
-    """`?locale=`'s page query reads the listing index from the locale's first page in path
-    order, with no sort, and can stop at `limit`. On PostgreSQL sorts and plain scans are ruled
-    out, as the suite's few pages would otherwise be read in one scan; there, filtered through
-    a join to the locale table, it walked the whole path index instead."""
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(
-            "/api/v2/pages/",
-            {"type": "digests.DigestPage", "locale": "zh-hant", "limit": 5},
-            HTTP_HOST="testserver",
-        )
-    assert response.status_code == 200 and response.json()["items"]
-    (page_query,) = [q["sql"] for q in queries if "LIMIT 5" in q["sql"]]
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL enable_seqscan = off")
-            cursor.execute("SET LOCAL enable_sort = off")
-            cursor.execute(f"EXPLAIN {page_query}")
-        else:
-            cursor.execute("ANALYZE")
-            cursor.execute(f"EXPLAIN QUERY PLAN {page_query}")
-        plan = "\n".join(str(row[-1]) for row in cursor.fetchall())
-    assert "digests_page_listing" in plan, plan
-    assert "Sort" not in plan and "TEMP B-TREE FOR ORDER BY" not in plan, plan
