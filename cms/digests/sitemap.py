@@ -98,7 +98,6 @@ def robots_txt(request: HttpRequest) -> HttpResponse:
     lines = [
         "User-agent: *",
         "Disallow: /admin/",
-        "Disallow: /django-admin/",
         "Disallow: /preview/",
         f"Sitemap: {sitemap}",
     ]
