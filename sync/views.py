@@ -20,9 +20,9 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.admin.views.reports import ReportView
 from wagtail.permission_policies import ModelPermissionPolicy
 
+from cms.ops.background import start_after_commit
 from cms.papers.models import LOCKABLE_FIELDS, Paper
 
-from .background import start_after_commit
 from .breadcrumbs import SyncDetailBreadcrumbsMixin
 from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
 from .tasks import sync_paper
@@ -178,7 +178,7 @@ class PaperSyncDetailView(
 @require_POST
 def sync_now(request, pk: int):
     """Start a sync of one paper once this request's transaction has committed; the answer
-    never waits for it (sync/background.py)."""
+    never waits for it (cms/ops/background.py)."""
     if not paper_permission.user_has_permission(request.user, "change"):
         return permission_denied(request)
     paper = get_object_or_404(Paper, pk=pk)

@@ -28,6 +28,7 @@ from wagtail.signals import page_published
 from wagtail.users.models import UserProfile
 
 from cms.digests.models import DigestPage, TopicPage
+from cms.ops.background import worker_configured
 
 from .queue import QUEUE_LABELS, translation_queue
 from .roles import TRANSLATORS
@@ -102,10 +103,6 @@ def notify_translators(page_ids: list[int]) -> str:
     return f"sent {sent}"
 
 
-def _broker_configured() -> bool:
-    return bool(getattr(settings, "REDIS_URL", ""))
-
-
 _pending = threading.local()
 
 
@@ -132,7 +129,7 @@ def send_pending() -> None:
         return
     page_ids = list(dict.fromkeys(ids))
     ids.clear()
-    if _broker_configured():
+    if worker_configured():
         from .tasks import notify_translators_task
 
         notify_translators_task.delay(page_ids)

@@ -29,19 +29,17 @@ from django.db.models import OuterRef, Q, Subquery
 from wagtail.models import Page
 from wagtail_localize.models import Translation
 
-from .status import INCOMPLETE, MACHINE, OUT_OF_DATE, UP_TO_DATE, json_datetime, segment_facts
-
-_COLUMNS = (
-    "source__object_id",
-    "source__locale_id",
-    "source__last_updated_at",
-    "total_segments",
-    "translated_segments",
-    "machine_segments",
-    "source_page",
-    "synced_revision_id",
-    "public_source_id",
+from .status import (
+    FACT_COLUMNS,
+    INCOMPLETE,
+    MACHINE,
+    OUT_OF_DATE,
+    UP_TO_DATE,
+    json_datetime,
+    segment_facts,
 )
+
+_COLUMNS = (*FACT_COLUMNS, "public_source_id")
 
 
 @functools.cache

@@ -19,7 +19,7 @@ from wagtail_localize.models import TranslationSource
 
 from cms.digests.models import DigestPage, TopicPage
 
-TARGET_LANGUAGE = "zh-hant"
+from .roles import TARGET_LANGUAGE
 
 
 def annotate_needs_sync(pages: QuerySet[Page]) -> QuerySet[Page]:

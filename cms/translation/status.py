@@ -184,8 +184,7 @@ def _translator(latest: dict[str, Any]) -> str:
 
 # The columns a status is made of. Read as plain rows: model instances would load every column
 # of the translation and of its source, whose content_json holds the whole serialized page.
-_STATUS_COLUMNS = (
-    "target_locale_id",
+FACT_COLUMNS = (
     "source__object_id",
     "source__locale_id",
     "source__last_updated_at",
@@ -194,8 +193,8 @@ _STATUS_COLUMNS = (
     "machine_segments",
     "source_page",
     "synced_revision_id",
-    "latest_string",
-)
+)  # what segment_facts annotates, with the source's keys: both statuses read these
+_STATUS_COLUMNS = ("target_locale_id", *FACT_COLUMNS, "latest_string")
 
 
 def translation_statuses(pages: Iterable[Page]) -> dict[int, TranslationStatus]:

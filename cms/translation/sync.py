@@ -12,11 +12,12 @@ publishes the update from the translation editor (cms.translation.policy decides
 
 from dataclasses import dataclass, field
 
-from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 from wagtail_localize.models import TranslationSource
 from wagtail_localize.tasks import background
+
+from cms.ops.background import worker_configured
 
 from .previous import carry_over_previous_translations, segment_strings
 
@@ -55,19 +56,15 @@ def sync_translation_sources(*, source_ids: list[int], user_id: int | None = Non
     return result
 
 
-def _run_in_worker() -> bool:
-    return bool(getattr(settings, "REDIS_URL", ""))
-
-
 def enqueue_translation_sync(source_ids: list[int], *, user_id: int | None = None) -> None:
     """Sync in the background once the current transaction commits.
 
-    A Celery task when a broker is configured (`REDIS_URL`); otherwise wagtail-localize's own
+    A Celery task when a worker is configured (cms.ops.background); otherwise wagtail-localize's own
     job backend (`WAGTAILLOCALIZE_JOBS`), which by default runs the job at once.
     """
     ids = list(source_ids)
     kwargs = {"source_ids": ids, "user_id": user_id}
-    if _run_in_worker():
+    if worker_configured():
         from .tasks import sync_translations_task
 
         transaction.on_commit(lambda: sync_translations_task.delay(**kwargs))

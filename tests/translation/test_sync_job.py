@@ -90,7 +90,7 @@ def test_the_job_syncs_and_keeps_unchanged_segments(three_changed_digests):
     )
 
 
-@override_settings(REDIS_URL="redis://127.0.0.1:6379/0")
+@override_settings(REDIS_URL="redis://127.0.0.1:6379/0", CELERY_TASK_ALWAYS_EAGER=False)
 def test_with_a_broker_the_job_goes_to_celery(django_capture_on_commit_callbacks):
     with (
         mock.patch.object(sync_translations_task, "delay") as delay,

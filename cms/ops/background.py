@@ -19,6 +19,7 @@ logger = logging.getLogger(__name__)
 
 
 def worker_configured() -> bool:
+    """Whether a Celery worker takes tasks (a broker is configured), the one test of it."""
     return not settings.CELERY_TASK_ALWAYS_EAGER
 
 
