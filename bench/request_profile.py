@@ -82,7 +82,12 @@ def profile_url(client, url: str, requests: int) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("urls", nargs="*", help=f"paths to request (default: {len(DEFAULT_URLS)})")
+    parser.add_argument(
+        "urls",
+        nargs="*",
+        help=f"paths to request (default: {len(DEFAULT_URLS)}); {{detail}} stands for the id of "
+        "the page the benchmark's detail figures request",
+    )
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL database")
     parser.add_argument("--requests", type=int, default=300, help="timed requests per URL")
     parser.add_argument("--cprofile", type=Path, help="write a cProfile of the first URL here")
@@ -106,7 +111,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{connection.vendor}: scenario built in {time.perf_counter() - started:.0f} s")
         (work / "var" / "static").mkdir(parents=True, exist_ok=True)
         client = Client()
-        urls = options.urls or DEFAULT_URLS
+        detail = Run(run_dir).detail_id()
+        urls = [url.replace("{detail}", str(detail)) for url in options.urls or DEFAULT_URLS]
         print(f"{'median':>8} {'p90':>8} {'queries':>7} {'in db':>8} {'rest':>8} {'bytes':>7}  url")
         for url in urls:
             figures = profile_url(client, url, options.requests)

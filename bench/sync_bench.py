@@ -29,10 +29,15 @@ from .report import Figure
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _deployed_concurrency() -> int:
-    """The pool size production starts workers with (deploy/.env.example)."""
+def _deployed(variable: str) -> str:
+    """A worker setting as production sets it (deploy/.env.example)."""
     text = (ROOT / "deploy" / ".env.example").read_text()
-    return int(re.search(r"^WORKER_CONCURRENCY=(\d+)", text, re.MULTILINE).group(1))
+    return re.search(rf"^{variable}=(\S+)", text, re.MULTILINE).group(1)
+
+
+def _deployed_concurrency() -> int:
+    """The pool size production starts workers with."""
+    return int(_deployed("WORKER_CONCURRENCY"))
 
 
 LATENCY_S = 0.020
@@ -150,6 +155,7 @@ def measure(work_dir: Path, env: dict[str, str]) -> list[Figure]:
         worker_env = {
             **env,
             "REDIS_URL": redis_url,
+            "MALLOC_ARENA_MAX": _deployed("MALLOC_ARENA_MAX"),
             "SYNC_RATE_LIMITS": settings.SYNC_RATE_LIMITS,
             **{variable: upstream.url(source) for source, variable in SOURCE_URL_ENV.items()},
         }

@@ -12,6 +12,12 @@ from celery.schedules import crontab
 from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings.dev")
+# Django's system checks run once per release (`manage.py check --deploy`, deploy/README.md).
+# Celery's Django fixup would run them again in every worker's main process, loading every
+# URLconf and admin view, which the workers never serve, into memory that each pool child
+# then inherits: about 6 MB a process. A worker started by hand can still ask for them with
+# CELERY_SKIP_CHECKS= (empty).
+os.environ.setdefault("CELERY_SKIP_CHECKS", "1")
 
 app = Celery("sync")
 app.config_from_object("django.conf:settings", namespace="CELERY")
