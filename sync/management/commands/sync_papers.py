@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import uuid
 
 from django.core.management.base import BaseCommand, CommandError
@@ -76,7 +77,8 @@ class Command(BaseCommand):
             total=len(paper_ids),
             unit=_("paper"),
             disable=options["verbosity"] == 0,
-            file=self.stderr._out,
+            # tqdm writes carriage returns to the raw stream (call_command's, else the process's).
+            file=options.get("stderr") or sys.stderr,
         ) as bar:
             for start in range(0, len(paper_ids), size):
                 outcome = services.sync_batch(
