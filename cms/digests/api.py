@@ -25,7 +25,7 @@ from cms.papers.selectors import attach_paper_parts
 
 from .api_filters import LocaleFilter, SubstringSearchFilter
 from .models import DigestPage, TopicPage
-from .selectors import attach_digests, attach_topics
+from .selectors import attach_digests, attach_public_parents
 from .visibility import depends_on_requester, public_page_condition, public_pages
 
 
@@ -136,8 +136,10 @@ class PagesAPIViewSet(
         topics = [page for page in pages if isinstance(page, TopicPage)]
         if digests and "paper" in fields:
             attach_paper_parts(digest.paper for digest in digests)
-        if digests and "topic" in fields:
-            attach_topics(digests, public=public_page_condition(self.request))
+        if "parent" in fields:
+            attach_public_parents(pages, public=public_page_condition(self.request))
+        elif digests and "topic" in fields:
+            attach_public_parents(digests, public=public_page_condition(self.request))
         if topics and "digests" in fields:
             attach_digests(topics, public=public_page_condition(self.request))
 

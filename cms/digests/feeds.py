@@ -25,7 +25,7 @@ from cms.papers.citations import paper_url
 from cms.papers.selectors import attach_paper_parts
 
 from .models import DigestPage
-from .selectors import PREFETCHED_TOPIC, attach_topics
+from .selectors import PREFETCHED_PARENT, attach_public_parents
 from .sitemap import site_url
 from .visibility import public_page_condition
 
@@ -78,7 +78,7 @@ class DigestFeed(Feed):
             .select_related("paper")
             .order_by("-first_published_at", "-pk")[:FEED_LENGTH]
         )
-        attach_topics(digests, public=public)
+        attach_public_parents(digests, public=public)
         attach_paper_parts(digest.paper for digest in digests)  # for each paper's link
         return digests
 
@@ -114,7 +114,7 @@ class DigestFeed(Feed):
         return item.last_published_at
 
     def item_categories(self, item: DigestPage) -> list[str]:
-        topic = getattr(item, PREFETCHED_TOPIC, None)
+        topic = getattr(item, PREFETCHED_PARENT, None)
         categories = [topic.title] if topic is not None else []
         if item.paper is not None:
             categories.append(item.paper.venue)

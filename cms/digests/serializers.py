@@ -8,7 +8,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from .selectors import PREFETCHED_DIGESTS, PREFETCHED_TOPIC
+from .selectors import PREFETCHED_DIGESTS, PREFETCHED_PARENT
 
 _MISSING = object()
 
@@ -24,7 +24,7 @@ class TopicRefField(serializers.Field):
         return instance
 
     def to_representation(self, page) -> dict[str, Any] | None:
-        topic = getattr(page, PREFETCHED_TOPIC, _MISSING)
+        topic = getattr(page, PREFETCHED_PARENT, _MISSING)
         if topic is _MISSING:
             topic = page.topic
         if topic is None:
