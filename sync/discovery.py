@@ -52,7 +52,7 @@ def discover_candidates(*, venue: str, year: int, run: SyncRun | None = None) ->
         )
         created += was_created
     if run is not None:
-        count_requests(run, {"dblp": dblp.requests_made})
+        count_requests(run.pk, {"dblp": dblp.requests_made})
         SyncRun.objects.filter(pk=run.pk).update(
             papers_matched=len(records),
             papers_changed=created,
