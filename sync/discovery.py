@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.utils import timezone
 
 from cms.papers.models import Paper
 
 from .matching import best_match
 from .models import DiscoveryCandidate, SyncRun
-from .runs import count_requests
+from .runs import count_request
 from .selectors import paper_query
 from .sources import get_sources
 from .sources.base import SourceError
@@ -20,7 +22,9 @@ def discover_candidates(*, venue: str, year: int, run: SyncRun | None = None) ->
 
     Candidates wait for an editor; nothing is published or turned into a Paper here.
     """
-    dblp = next((s for s in get_sources(["dblp"]) if isinstance(s, DblpSource)), None)
+    counter = partial(count_request, run.pk) if run is not None else None
+    sources = get_sources(["dblp"], count_request=counter)
+    dblp = next((s for s in sources if isinstance(s, DblpSource)), None)
     if dblp is None:
         raise SourceError("discovery needs the dblp source to be configured")
     records = dblp.table_of_contents(venue, year)
@@ -52,7 +56,6 @@ def discover_candidates(*, venue: str, year: int, run: SyncRun | None = None) ->
         )
         created += was_created
     if run is not None:
-        count_requests(run, {"dblp": dblp.requests_made})
         SyncRun.objects.filter(pk=run.pk).update(
             papers_matched=len(records),
             papers_changed=created,

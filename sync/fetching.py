@@ -18,8 +18,10 @@ import dataclasses
 import queue
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+
+from django.db import connection
 
 from .conf import sync_setting
 from .sources import get_sources
@@ -55,7 +57,8 @@ class Fetch:
     """Start the sources on `queries`, then iterate to get each paper's answers when complete.
 
     `close()` (also on leaving the iteration early) stops the sources after their current
-    request. `requests` counts what each source asked, once the iteration is over.
+    request. `requests` counts what each source asked, once the iteration is over;
+    `count_request(source name)` is called in the source's thread before each request goes out.
     """
 
     def __init__(
@@ -64,9 +67,12 @@ class Fetch:
         source_names: list[str] | None = None,
         *,
         listing_scope: str = "",
+        count_request: Callable[[str], None] | None = None,
     ):
         self.queries = {query.paper_id: query for query in queries}
-        self.sources = get_sources(source_names, listing_scope=listing_scope)
+        self.sources = get_sources(
+            source_names, listing_scope=listing_scope, count_request=count_request
+        )
         self._events: queue.Queue = queue.Queue()
         self._cancel = threading.Event()
         self._lead_done = threading.Event()
@@ -115,6 +121,7 @@ class Fetch:
         finally:
             if source is self.sources[0]:
                 self._lead_done.set()
+            connection.close()  # this thread's own, if its request counter opened one
             self._events.put(("done", source.name, None))
 
     def _ask(self, source: Source, queries: list[PaperQuery]) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import threading
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
@@ -74,9 +73,8 @@ class PaperLease(Renewer):
     """While the block runs, `holder` keeps its papers and the run shows a sign of life; on
     leaving, papers it did not write are released at once (handed out on the next round)."""
 
-    def __init__(self, *, run: SyncRun, holder: str, also: Callable[[], None] | None = None):
-        self.run, self.holder, self.also = run, holder, also
-        self._lock = threading.Lock()
+    def __init__(self, *, run: SyncRun, holder: str):
+        self.run, self.holder = run, holder
         super().__init__(self._renew, lease_seconds() / 3, uses_database=True)
 
     def _renew(self) -> None:
@@ -85,8 +83,6 @@ class PaperLease(Renewer):
             lease_until=now + timedelta(seconds=lease_seconds())
         )
         SyncRun.objects.filter(pk=self.run.pk).update(heartbeat_at=now)
-        if self.also is not None:
-            self.also()
 
     def __exit__(self, *exc_info) -> None:
         super().__exit__(*exc_info)

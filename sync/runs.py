@@ -2,7 +2,8 @@
 
 Runs and sync states are the worker's own tables; paper content is written only by
 sync/services.py. Counts are added with F() in the transaction that writes the papers they
-count (`count_chunk`), so a run's totals are the work committed, whatever was killed.
+count (`count_chunk`), so a run's totals are the work committed, whatever was killed; requests
+are counted one by one as they go out (`count_request`), committed before each is sent.
 """
 
 from __future__ import annotations
@@ -118,7 +119,6 @@ def count_chunk(
     changed: int,
     fields: int,
     errors: Iterable[SyncError],
-    requests: dict[str, int],
 ) -> None:
     """Add what a chunk did to its run. Call inside the chunk's transaction."""
     errors = list(errors)
@@ -131,16 +131,24 @@ def count_chunk(
     )
     kept = SyncError.objects.filter(run=run).count()
     SyncError.objects.bulk_create(errors[: max(0, MAX_RUN_ERRORS - kept)])
-    count_requests(run, requests)
 
 
-def count_requests(run: SyncRun, requests: dict[str, int]) -> None:
+def count_requests(run_id: int, requests: dict[str, int]) -> None:
     """Add requests made to each source (F() increments: batches count concurrently)."""
     for source, count in sorted(requests.items()):
         if not count:
             continue
-        row, _created = SourceRequests.objects.get_or_create(run=run, source=source)
-        SourceRequests.objects.filter(pk=row.pk).update(requests=F("requests") + count)
+        row = SourceRequests.objects.filter(run_id=run_id, source=source)
+        if not row.update(requests=F("requests") + count):
+            SourceRequests.objects.get_or_create(run_id=run_id, source=source)
+            row.update(requests=F("requests") + count)
+
+
+def count_request(run_id: int, source: str) -> None:
+    """Count one request to `source`, before it is sent: called outside any transaction (in
+    the source's thread, autocommit), it is committed when it returns, so a worker killed at
+    any moment after has its request counted; one UPDATE of one row per request."""
+    count_requests(run_id, {source: 1})
 
 
 def run_finish_if_done(run: SyncRun) -> bool:

@@ -11,11 +11,11 @@ works on (sync/owed.py) and writes only those it still holds.
 from __future__ import annotations
 
 import dataclasses
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -63,34 +63,12 @@ class _Planned:
     matched: bool = False
 
 
-class RequestTally:
-    """The requests a batch's sources made that its run has not counted yet."""
-
-    def __init__(self, fetch: Fetch):
-        self.fetch = fetch
-        self.counted: Counter = Counter()
-        self._lock = threading.Lock()
-
-    def take(self) -> dict[str, int]:
-        with self._lock:
-            made = self.fetch.requests
-            new = made - self.counted
-            self.counted = made
-            return dict(new)
-
-    def give_back(self, requests: dict[str, int]) -> None:
-        """Requests taken for a transaction that rolled back: counted with the next one."""
-        with self._lock:
-            self.counted.subtract(requests)
-
-
 @dataclasses.dataclass
 class _Writing:
-    """Who writes a batch's chunks: its run, the lease holder, its request tally."""
+    """Who writes a batch's chunks: its run and the lease holder."""
 
     run: SyncRun | None
     holder: str = ""
-    tally: RequestTally | None = None
 
 
 # -- planning --------------------------------------------------------------------------------
@@ -253,23 +231,12 @@ def _sentence(message: str) -> str:
 def _write_chunk(items: list[_Planned], writing: _Writing, fetched_at: str) -> set[int]:
     """Some papers' content and state, and the run's counts, in one transaction; the ids
     written (not those another worker did already, nor those whose lease this one lost)."""
+    with transaction.atomic():
+        return _write_chunk_now(items, writing, fetched_at)
+
+
+def _write_chunk_now(items: list[_Planned], writing: _Writing, fetched_at: str) -> set[int]:
     pks = [item.paper.pk for item in items]
-    requests = writing.tally.take() if writing.tally is not None else {}
-    committed: list[bool] = []
-    try:
-        with transaction.atomic():
-            # First of the commit's callbacks, so it runs even if a later one fails.
-            transaction.on_commit(lambda: committed.append(True))
-            return _write_chunk_now(items, writing, fetched_at, pks, requests)
-    except BaseException:
-        if writing.tally is not None and not committed:  # rolled back: count them next time
-            writing.tally.give_back(requests)
-        raise
-
-
-def _write_chunk_now(
-    items: list[_Planned], writing: _Writing, fetched_at: str, pks: list[int], requests: dict
-) -> set[int]:
     run = writing.run
     states = {
         state.paper_id: state
@@ -323,7 +290,6 @@ def _write_chunk_now(
                 for item in held
                 for source, message in item.errors.items()
             ),
-            requests=requests,
         )
     return {item.paper.pk for item in held}
 
@@ -381,15 +347,19 @@ def sync_batch(
     queries = paper_queries(ids)
     if not queries:
         return outcome
+    # Each request is counted durably as it goes out (sync/runs.py), from the sources' threads,
+    # in autocommit. A batch called inside a transaction (a test's, or a caller's own) cannot
+    # commit from other threads what its transaction does not show them: it counts at the end.
+    durable = run is not None and not transaction.get_connection().in_atomic_block
     fetch = Fetch(
-        queries, source_names, listing_scope=runs.listing_scope(run) if run is not None else scope
+        queries,
+        source_names,
+        listing_scope=runs.listing_scope(run) if run is not None else scope,
+        count_request=partial(runs.count_request, run.pk) if durable else None,
     )
     lease = nullcontext()
     if run is not None:
-        writing.tally = tally = RequestTally(fetch)
-        lease = owed.PaperLease(
-            run=run, holder=writing.holder, also=lambda: runs.count_requests(run, tally.take())
-        )
+        lease = owed.PaperLease(run=run, holder=writing.holder)
     with lease:
         try:
             fetch.start()
@@ -402,9 +372,9 @@ def sync_batch(
                     answered = []
             if answered:
                 _sync_chunk(answered, writing, dry_run, claimed, outcome, progress)
-        finally:  # requests made since the last chunk count even if the batch failed
-            if writing.tally is not None:
-                runs.count_requests(run, writing.tally.take())
+        finally:  # requests made count even if the batch failed
+            if run is not None and not durable:
+                runs.count_requests(run.pk, fetch.requests)
     outcome.requests = fetch.requests
     return outcome
 

@@ -60,10 +60,11 @@ def free_port() -> int:
 
 class RedisServer:
     """A redis-server of the test's own on a free port, without persistence, so that a
-    restart loses everything as a crashed Redis does; `restart()` does that."""
+    restart loses everything as a crashed Redis does; `restart()` does that. With `persist`,
+    it keeps an append-only file as deploy/ does, and comes back with what it held."""
 
-    def __init__(self, tmp_path: Path):
-        self.port, self.tmp_path = free_port(), tmp_path
+    def __init__(self, tmp_path: Path, *, persist: bool = False):
+        self.port, self.tmp_path, self.persist = free_port(), tmp_path, persist
         self.process: subprocess.Popen | None = None
 
     @property
@@ -81,7 +82,9 @@ class RedisServer:
                 "--save",
                 "",
                 "--appendonly",
-                "no",
+                "yes" if self.persist else "no",
+                "--appendfsync",
+                "always",
                 "--dir",
                 str(self.tmp_path),
             ],

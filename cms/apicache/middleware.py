@@ -5,7 +5,8 @@ the request's language and its URL and `Vary` headers. The language is resolved 
 alone (the language cookie, then `Accept-Language`; the same negotiation the view gets from
 cms.reader.locale_middleware) before the lookup: the language active in the worker thread is
 whatever its previous request left. The keying, Vary handling and header bookkeeping are
-Django's own (django.utils.cache).
+Django's own (django.utils.cache). When the cache does not answer, requests get fresh answers,
+and nothing is stored (cms.apicache.version says why that is never stale afterwards either).
 """
 
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import get_cache_key, learn_cache_key, set_response_etag
 
-from .version import current_content_version
+from .version import CACHE_DOWN, cache_went_down, current_content_version
 
 NOT_CACHEABLE = ("private", "no-cache", "no-store")
 
@@ -47,22 +48,40 @@ class APIResponseCacheMiddleware:
         if not self.applies_to(request):
             return self.get_response(request)
         language = request_language(request)
-        key_prefix = f"api-response:{current_content_version()}:{language}"
-        # Django's keys also name the active language (with USE_I18N): make it this request's.
-        with translation.override(language):
-            cache_key = get_cache_key(request, key_prefix, "GET", cache=cache)
-        if cache_key is not None:
-            response = cache.get(cache_key)
-            if response is not None:
-                return response
+        version = current_content_version()
+        if version is None:  # the cache does not answer: a fresh answer, kept nowhere
+            return self.get_response(request)
+        key_prefix = f"api-response:{version}:{language}"
+        try:
+            cached = self.lookup(request, key_prefix, language)
+        except CACHE_DOWN:
+            cache_went_down()
+            return self.get_response(request)
+        if cached is not None:
+            return cached
         response = self.get_response(request)
         if self.timeout and self.cacheable(response):
             if not response.has_header("ETag"):
                 set_response_etag(response)  # stored with it, so hits need no hashing
-            with translation.override(language):
-                cache_key = learn_cache_key(request, response, self.timeout, key_prefix, cache)
-            cache.set(cache_key, bytes_only(response), self.timeout)
+            try:
+                self.store(request, response, key_prefix, language)
+            except CACHE_DOWN:
+                cache_went_down()
         return response
+
+    @staticmethod
+    def lookup(request: HttpRequest, key_prefix: str, language: str) -> HttpResponse | None:
+        # Django's keys also name the active language (with USE_I18N): make it this request's.
+        with translation.override(language):
+            cache_key = get_cache_key(request, key_prefix, "GET", cache=cache)
+        return None if cache_key is None else cache.get(cache_key)
+
+    def store(
+        self, request: HttpRequest, response: HttpResponse, key_prefix: str, language: str
+    ) -> None:
+        with translation.override(language):
+            cache_key = learn_cache_key(request, response, self.timeout, key_prefix, cache)
+        cache.set(cache_key, bytes_only(response), self.timeout)
 
     def applies_to(self, request: HttpRequest) -> bool:
         """Anonymous reads of the API: a request with credentials or a session (a signed-in

@@ -3,33 +3,102 @@
 Cached API responses are keyed on it, so a bump makes every cached response unreachable at once
 (cms.apicache.stale bumps it for every write). It lives in the default cache, which must be
 shared by all web processes (Redis, or the file cache; see settings.CACHES).
+
+When the cache does not answer (Redis restarting, or out of this process's reach) nothing is
+served from it and a write still commits; but Redis may come back holding the old version and
+the answers cached under it (deploy/ runs it with an append-only file), so a bump that could not
+be made is owed, not forgotten: this process makes it before it reads the cache again, and a
+background thread retries it every few seconds until the cache answers, for the other
+processes' readers. A reader that finds the cache down owes a bump too, for the same reason.
 """
 
+from __future__ import annotations
+
+import logging
+import threading
+import time
 import uuid
 
 from django.core.cache import cache
 from django.db import transaction
+from redis.exceptions import RedisError
 
 VERSION_KEY = "api-content-version"
+# What the cache raises when it does not answer: Redis's errors, the file cache's OSError.
+CACHE_DOWN = (RedisError, OSError)
+RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)  # between tries of an owed bump, the last one repeated
+
+logger = logging.getLogger(__name__)
+_lock = threading.Lock()
+_owed = 0  # bumps this process could not make and has not made good since
+_retrying: threading.Thread | None = None
 
 
-def current_content_version() -> str:
-    """The version now in force; a lost key (eviction, restart) simply starts a new version."""
-    version = cache.get(VERSION_KEY)
-    if version is None:
-        cache.add(VERSION_KEY, uuid.uuid4().hex, timeout=None)
+def current_content_version() -> str | None:
+    """The version now in force; None when the cache does not answer (cache nothing then).
+
+    A lost key (eviction, restart) simply starts a new version; a bump this process owes is
+    made first.
+    """
+    try:
+        if _owed:
+            _set_new_version(raising=True)
         version = cache.get(VERSION_KEY)
-    return version
+        if version is None:
+            cache.add(VERSION_KEY, uuid.uuid4().hex, timeout=None)
+            version = cache.get(VERSION_KEY)
+        return version
+    except CACHE_DOWN:
+        cache_went_down()
+        return None
 
 
-def _set_new_version() -> None:
-    cache.set(VERSION_KEY, uuid.uuid4().hex, timeout=None)
+def cache_went_down() -> None:
+    """This process found the cache down: if it comes back with what it held, its answers may
+    predate writes made meanwhile, so the version is bumped once it answers again."""
+    global _owed, _retrying
+    logger.warning("the cache did not answer; the API content version is bumped when it does")
+    with _lock:
+        _owed += 1
+        if _retrying is None or not _retrying.is_alive():
+            _retrying = threading.Thread(
+                target=_retry_owed, daemon=True, name="content-version-retry"
+            )
+            _retrying.start()
+
+
+def _retry_owed() -> None:
+    tries = 0
+    while _owed:
+        time.sleep(RETRY_SECONDS[min(tries, len(RETRY_SECONDS) - 1)])
+        tries += 1
+        try:
+            _set_new_version(raising=True)
+        except CACHE_DOWN:
+            continue
+
+
+def _set_new_version(*, raising: bool = False) -> None:
+    """Bump now; if the cache does not answer, the bump is owed (`raising`: and raise)."""
+    global _owed
+    with _lock:
+        made_good = _owed  # a bump made from here on makes good those that failed before
+    try:
+        cache.set(VERSION_KEY, uuid.uuid4().hex, timeout=None)
+    except CACHE_DOWN:
+        if raising:
+            raise
+        cache_went_down()
+        return
+    with _lock:
+        _owed -= made_good
 
 
 def bump_content_version(*, using: str | None = None) -> None:
     """Make every cached API response stale once the current transaction commits.
 
     After the commit, not before: a request that read the new version while the change was still
-    uncommitted would cache the old content under the new version.
+    uncommitted would cache the old content under the new version. A bump the cache does not
+    take never fails the write (it is owed, above).
     """
     transaction.on_commit(_set_new_version, using=using)

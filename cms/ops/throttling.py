@@ -1,5 +1,6 @@
 """Rate limits for anonymous API clients, counted per client address in the shared cache."""
 
+import logging
 import math
 from collections.abc import Callable
 
@@ -8,9 +9,12 @@ from rest_framework.exceptions import Throttled
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle
 
+from cms.apicache.version import CACHE_DOWN
+
 from .client_address import client_address
 
 API_PATH_PREFIX = "/api/"
+logger = logging.getLogger(__name__)
 
 
 class AnonymousAPIThrottle(AnonRateThrottle):
@@ -46,7 +50,12 @@ class APIRateLimitMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path_info.startswith(API_PATH_PREFIX):
             throttle = AnonymousAPIThrottle()
-            if not throttle.allow_request(request, None):
+            try:
+                allowed = throttle.allow_request(request, None)
+            except CACHE_DOWN:  # a limit that cannot count lets readers through, not fail them
+                logger.warning("the cache did not answer; API rate limit not applied")
+                allowed = True
+            if not allowed:
                 return self.throttled(throttle.wait())
         return self.get_response(request)
 

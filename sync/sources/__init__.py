@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.utils.module_loading import import_string
 
 from .base import Source
 
 
-def get_sources(names: list[str] | None = None, *, listing_scope: str = "") -> list[Source]:
-    """The configured sources, in settings order, optionally only those named."""
+def get_sources(
+    names: list[str] | None = None,
+    *,
+    listing_scope: str = "",
+    count_request: Callable[[str], None] | None = None,
+) -> list[Source]:
+    """The configured sources, in settings order, optionally only those named; each calls
+    `count_request(its name)` before each request it sends."""
     configured = settings.SYNC_SOURCES
     unknown = sorted(set(names or []) - set(configured))
     if unknown:
         raise ValueError(f"Unknown source(s): {', '.join(unknown)}; known: {', '.join(configured)}")
     return [
         import_string(config["CLASS"])(
-            name=name, options=config.get("OPTIONS", {}), listing_scope=listing_scope
+            name=name,
+            options=config.get("OPTIONS", {}),
+            listing_scope=listing_scope,
+            count_request=count_request,
         )
         for name, config in configured.items()
         if not names or name in names

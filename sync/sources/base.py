@@ -80,20 +80,35 @@ class Source:
 
     `listing_scope` names the run a source works for: listings (a proceedings' table of
     contents) are then fetched once per run and shared by all its batches; without one, each
-    `fetch` asks afresh.
+    `fetch` asks afresh. `count_request(name)` is called just before each request (each
+    attempt) goes out, as `requests_made` grows.
     """
 
     label = ""
 
-    def __init__(self, *, name: str, options: dict[str, Any], listing_scope: str = ""):
+    def __init__(
+        self,
+        *,
+        name: str,
+        options: dict[str, Any],
+        listing_scope: str = "",
+        count_request: Callable[[str], None] | None = None,
+    ):
         self.name = name
         self.options = options
         self.listing_scope = listing_scope
+        self.count_request = count_request
         self.base_url = options.get("base_url", "").rstrip("/")
         self.requests_made = 0
         self.rate_limit = rate_limit_for(name)
         self.breaker = breaker_for(name)
-        self.session = polite_session(self.rate_limit)
+        self.session = polite_session(self.rate_limit, on_sending=self.sending)
+
+    def sending(self) -> None:
+        """A request (or a retry of one) is about to go out: count it."""
+        self.requests_made += 1
+        if self.count_request is not None:
+            self.count_request(self.name)
 
     def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
         """What each request found, as it comes: the papers it answered for, and its result.
@@ -148,7 +163,6 @@ class Source:
 
     def _request(self, method, path, params, body, headers, missing_ok) -> Any:
         url = f"{self.base_url}{path}"
-        self.requests_made += 1
         try:
             response = self.session.request(
                 method,

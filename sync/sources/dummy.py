@@ -30,7 +30,7 @@ class DummySource(Source):
 
     def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
         result = FetchResult()
-        self.requests_made += 1
+        self.sending()  # no HTTP: one request per fetch, as a batched source would
         if self.name in _FAILURES:
             error = SourceError(_FAILURES[self.name])
             result.errors = {query.paper_id: str(error) for query in queries}

@@ -5,11 +5,21 @@ the adapter once the request is prepared (and by the retry policy before every r
 reported sent by the connection as soon as the request's bytes are written, which requests and
 urllib3 offer no hook for - hence the connection and pool subclasses below, installed through
 urllib3's documented `PoolManager.pool_classes_by_scheme`.
+
+Each attempt is also counted (`on_sending`) by the connection itself, once it is connected and
+just before the request's first bytes are written: a connection refused sends nothing and counts
+nothing, a retry counts again, and the counter (a run's durable count, sync/runs.py) has returned
+before any byte leaves. What it cannot be is atomic with the write: a process killed between the
+counter's return and the write has counted one request the source never saw. Nothing runs in
+that gap but the call into `socket.sendall` - no I/O, no wait, no lock - so it is as narrow as a
+count kept outside the source can be; counting after the write would instead open a gap the
+width of a whole round trip, in which a kill loses requests the source did answer.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import requests
@@ -35,12 +45,23 @@ class RetryAfterTooLong(SourceError):
     pass
 
 
-_leaving = threading.local()  # the turn (RateLimit, token) the request about to be written took
+# The turn (RateLimit, token) the request about to be written took, and its counter.
+_leaving = threading.local()
+OnSending = Callable[[], None]
 
 
-def _take_turn(rate_limit: RateLimit | None) -> None:
+def _take_turn(rate_limit: RateLimit | None, on_sending: OnSending | None) -> None:
     if rate_limit is not None:
         _leaving.turn = (rate_limit, rate_limit.acquire())
+    _leaving.on_sending = on_sending
+
+
+def _count_sending() -> None:
+    """Count the attempt about to be written, once (its headers and body are separate sends)."""
+    on_sending = getattr(_leaving, "on_sending", None)
+    if on_sending is not None:
+        _leaving.on_sending = None
+        on_sending()
 
 
 def _report_sent() -> None:
@@ -52,6 +73,12 @@ def _report_sent() -> None:
 
 
 class _ReportsSent:
+    def send(self, data: Any) -> None:
+        if self.sock is None and self.auto_open:
+            self.connect()  # as http.client would: a refused connection is not counted
+        _count_sending()
+        super().send(data)
+
     def request(self, *args: Any, **kwargs: Any) -> None:
         try:
             super().request(*args, **kwargs)
@@ -83,10 +110,11 @@ class _PoliteRetry(Retry):
     """
 
     rate_limit: RateLimit | None = None
+    on_sending: OnSending | None = None
 
     def new(self, **kw: Any) -> _PoliteRetry:
         retry = super().new(**kw)
-        retry.rate_limit = self.rate_limit
+        retry.rate_limit, retry.on_sending = self.rate_limit, self.on_sending
         return retry
 
     def sleep(self, response=None) -> None:
@@ -100,13 +128,14 @@ class _PoliteRetry(Retry):
             if header and self.rate_limit is not None:
                 self.rate_limit.pause(self.parse_retry_after(header))
         super().sleep(response)
-        _take_turn(self.rate_limit)
+        _take_turn(self.rate_limit, self.on_sending)
 
 
 class _PoliteAdapter(HTTPAdapter):
     """Takes the source's turn once a request is prepared, as late as requests allows."""
 
     rate_limit: RateLimit | None = None
+    on_sending: OnSending | None = None
 
     def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
         super().init_poolmanager(*args, **kwargs)
@@ -116,15 +145,23 @@ class _PoliteAdapter(HTTPAdapter):
         }
 
     def send(self, request, **kwargs):
-        _take_turn(self.rate_limit)
+        _take_turn(self.rate_limit, self.on_sending)
         try:
-            return super().send(request, **kwargs)
+            response = super().send(request, **kwargs)
+            # Answered without a socket write this side saw (a transport replaced below the
+            # adapter, as `responses` does in tests): the request was made, count it now.
+            _count_sending()
+            return response
         finally:
+            _leaving.on_sending = None
             _report_sent()  # if it never reached the socket (no connection), it still counts
 
 
-def polite_session(rate_limit: RateLimit) -> requests.Session:
-    """A session whose every attempt keeps `rate_limit`'s pace and backs off politely."""
+def polite_session(
+    rate_limit: RateLimit, *, on_sending: OnSending | None = None
+) -> requests.Session:
+    """A session whose every attempt keeps `rate_limit`'s pace and backs off politely, and
+    calls `on_sending()` just before its bytes are written."""
     retry = _PoliteRetry(
         total=sync_setting("SYNC_RETRIES"),
         backoff_factor=sync_setting("SYNC_BACKOFF_FACTOR"),
@@ -134,10 +171,10 @@ def polite_session(rate_limit: RateLimit) -> requests.Session:
         retry_after_max=sync_setting("SYNC_RETRY_AFTER_MAX"),
         raise_on_status=False,
     )
-    retry.rate_limit = rate_limit
+    retry.rate_limit, retry.on_sending = rate_limit, on_sending
     session = requests.Session()
     adapter = _PoliteAdapter(max_retries=retry)
-    adapter.rate_limit = rate_limit
+    adapter.rate_limit, adapter.on_sending = rate_limit, on_sending
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     contact = settings.SYNC_CONTACT_EMAIL

@@ -77,6 +77,7 @@ class Upstream:
         self.faults: dict[str, deque[Canned]] = defaultdict(deque)
         self.transform: Callable[[str, object], object] | None = None  # (source, data) -> data
         self.slow: dict[str, float] = {}  # extra seconds before each answer, per source
+        self.answering = 0  # requests logged whose answer is not written yet
         self._lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
@@ -173,7 +174,14 @@ class Upstream:
                             fault.status if fault else 0,
                         )
                     )
-                canned = fault or upstream.answer(source, method, "/" + rest, query, body)
+                    upstream.answering += 1
+                try:
+                    self._answer(fault or upstream.answer(source, method, "/" + rest, query, body))
+                finally:
+                    with upstream._lock:
+                        upstream.answering -= 1
+
+            def _answer(self, canned: Canned) -> None:
                 if upstream.latency or canned.delay:
                     time.sleep(upstream.latency + canned.delay)
                 try:
