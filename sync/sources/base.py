@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -15,6 +16,10 @@ from ..conf import sync_setting
 from ..listings import listing_is_shared, shared_listing
 from ..politeness import breaker_for, rate_limit_for
 from .http import RetryAfterTooLong, SourceError, polite_session
+
+logger = logging.getLogger(__name__)
+# What a record of an unexpected shape raises while it is read.
+UNREADABLE = (TypeError, AttributeError, KeyError, ValueError, IndexError)
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,7 @@ class Source:
         self.listing_scope = listing_scope
         self.base_url = options.get("base_url", "").rstrip("/")
         self.requests_made = 0
+        self.records_skipped = 0
         self.rate_limit = rate_limit_for(name)
         self.breaker = breaker_for(name)
         self.session = polite_session(self.rate_limit)
@@ -109,6 +115,23 @@ class Source:
         for _answered, part in self.fetch_each(queries):
             result.add(part)
         return result
+
+    def parse_all(
+        self, items: Iterable[Any], parse: Callable[[Any], PaperRecord | None]
+    ) -> list[PaperRecord]:
+        """Each item read on its own: one that cannot be read is skipped and counted
+        (`records_skipped`), never fatal to the others of its answer."""
+        records = []
+        for item in items:
+            try:
+                record = parse(item)
+            except UNREADABLE as error:
+                self.records_skipped += 1
+                logger.warning("%s: skipped a record it could not read (%r)", self.name, error)
+                continue
+            if record is not None:
+                records.append(record)
+        return records
 
     def listing(self, name: str, fetch: Callable[[], list[PaperRecord]]) -> list[PaperRecord]:
         """The records of listing `name`, fetched once per run when the source has a scope."""

@@ -76,7 +76,7 @@ class CrossrefSource(Source):
         except (KeyError, TypeError) as error:
             result.fail(batch, SourceError(f"crossref: unexpected response shape ({error})"))
             return answered, result
-        records = [record for item in items if (record := self.parse_work(item)) is not None]
+        records = self.parse_all(items, self.parse_work)
         for query in batch:
             record = best_match(query, records)
             if record is not None:
@@ -94,9 +94,12 @@ class CrossrefSource(Source):
         for author in work.get("author") or []:
             given = clean_text(author.get("given"))
             family = clean_text(author.get("family"))
+            suffix = clean_text(author.get("suffix"))  # "III", "Jr."
             name = clean_person_name(
-                " ".join(p for p in (given, family) if p) or author.get("name")
+                " ".join(p for p in (given, family, suffix) if p) or author.get("name")
             )
+            if not name:  # only a `sequence`, or an institution in `name`
+                continue
             affiliations = tuple(
                 clean_text(aff.get("name"))
                 for aff in author.get("affiliation") or []

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..conf import sync_setting
 from ..matching import RecordIndex
-from ..text import bare_doi, clean_person_name, clean_title
+from ..text import bare_doi, clean_person_name, dblp_title
 from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, as_list
 
 SEARCH_PATH = "/search/publ/api"
@@ -67,22 +67,24 @@ class DblpSource(Source):
                 total = int(hits.get("@total", len(hit_list)))
             except (KeyError, TypeError, AttributeError, ValueError) as error:
                 raise SourceError(f"dblp: unexpected response shape ({error})") from error
-            records += [record for hit in hit_list if (record := self.parse_hit(hit)) is not None]
+            records += self.parse_all(hit_list, self.parse_hit)
             first += len(hit_list)
             if not hit_list or first >= total:
                 return records
 
     def parse_hit(self, hit: dict[str, Any]) -> PaperRecord | None:
         info = hit.get("info") if isinstance(hit, dict) else None
-        if not isinstance(info, dict) or not info.get("title"):
+        raw_title = _text(info.get("title")) if isinstance(info, dict) else ""
+        if not raw_title:
             return None
         authors = [
-            AuthorRecord(name=clean_person_name(a.get("text") if isinstance(a, dict) else a))
+            AuthorRecord(name=name)
             for a in as_list((info.get("authors") or {}).get("author"))
+            if (name := clean_person_name(_text(a)))
         ]
         key = info.get("key", "")
-        venue = " ".join(as_list(info.get("venue")))
-        ee = [url for url in as_list(info.get("ee")) if isinstance(url, str)]
+        venue = " ".join(_text(v) for v in as_list(info.get("venue")))
+        ee = [url for e in as_list(info.get("ee")) if (url := _text(e))]
         arxiv = next((u.rsplit("/", 1)[-1] for u in ee if "arxiv.org/abs/" in u), "")
         ids = {"dblp_key": key} if key else {}
         if arxiv:
@@ -93,8 +95,8 @@ class DblpSource(Source):
             year = None
         return PaperRecord(
             source=self.name,
-            title=clean_title(info["title"]),
-            raw_title=info["title"],
+            title=dblp_title(raw_title),
+            raw_title=raw_title,
             year=year,
             authors=authors,
             doi=bare_doi(info.get("doi")),
@@ -103,3 +105,10 @@ class DblpSource(Source):
             venue=venue,
             is_preprint=key.startswith("journals/corr/") or venue == "CoRR",
         )
+
+
+def _text(value: Any) -> str:
+    """A field's text: a string, or (older answers, authors) `{"text": ..., "@...": ...}`."""
+    if isinstance(value, dict):
+        value = value.get("text")
+    return value if isinstance(value, str) else ""

@@ -17,7 +17,14 @@ from urllib.parse import quote
 from django.conf import settings
 
 from ..matching import RecordIndex
-from ..text import bare_doi, bare_orcid, clean_person_name, clean_text, clean_title
+from ..text import (
+    bare_doi,
+    bare_orcid,
+    clean_abstract,
+    clean_person_name,
+    clean_text,
+    clean_title,
+)
 from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, chunks
 
 WORKS_PATH = "/works"
@@ -111,7 +118,7 @@ class OpenAlexSource(Source):
         except (KeyError, TypeError) as error:
             result.fail(batch, SourceError(f"openalex: unexpected response shape ({error})"))
             return answered, result
-        index = RecordIndex(record for work in works if (record := self.parse_work(work)))
+        index = RecordIndex(self.parse_all(works, self.parse_work))
         for query in batch:
             record = index.find(query)
             if record is not None:
@@ -127,6 +134,11 @@ class OpenAlexSource(Source):
         authors = []
         for authorship in work.get("authorships") or []:
             author = authorship.get("author") or {}
+            name = clean_person_name(
+                author.get("display_name") or authorship.get("raw_author_name")
+            )
+            if not name:
+                continue
             institutions = tuple(
                 clean_text(inst.get("display_name"))
                 for inst in authorship.get("institutions") or []
@@ -134,9 +146,7 @@ class OpenAlexSource(Source):
             ) or tuple(clean_text(raw) for raw in authorship.get("raw_affiliation_strings") or [])
             authors.append(
                 AuthorRecord(
-                    name=clean_person_name(
-                        author.get("display_name") or authorship.get("raw_author_name")
-                    ),
+                    name=name,
                     orcid=bare_orcid(author.get("orcid")),
                     affiliations=institutions,
                 )
@@ -165,8 +175,11 @@ class OpenAlexSource(Source):
             authors=authors,
             doi=bare_doi(work.get("doi")),
             ids=ids,
-            abstract=clean_text(abstract_from_inverted_index(work.get("abstract_inverted_index"))),
+            abstract=clean_abstract(
+                abstract_from_inverted_index(work.get("abstract_inverted_index"))
+            ),
             links=links,
+            venue=clean_text((location.get("source") or {}).get("display_name")),
             is_preprint=work.get("type") == "preprint",
         )
 
