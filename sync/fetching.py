@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import queue
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -64,7 +65,9 @@ class Fetch:
         source_names: list[str] | None = None,
         *,
         listing_scope: str = "",
+        deadline: float | None = None,
     ):
+        self.deadline = deadline  # time.monotonic() after which sources still asking are given up
         self.queries = {query.paper_id: query for query in queries}
         self.sources = get_sources(source_names, listing_scope=listing_scope)
         self._events: queue.Queue = queue.Queue()
@@ -134,6 +137,9 @@ class Fetch:
                 failed.retry_later = set(left)
             self._events.put(("part", source.name, (left, failed)))
 
+    def _time_left(self) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
     # -- the batch's side ----------------------------------------------------------------------
 
     def __iter__(self) -> Iterator[PaperAnswers]:
@@ -146,7 +152,14 @@ class Fetch:
                 yield from answers.values()
                 return
             while running:
-                kind, name, payload = self._events.get()
+                try:
+                    kind, name, payload = self._events.get(timeout=self._time_left())
+                except queue.Empty:  # the deadline passed: what is still pending is an error
+                    for pk, left in pending.items():
+                        for name in left:
+                            answers[pk].errors[name] = f"{name}: did not answer in time"
+                        yield answers[pk]
+                    return
                 if kind == "crash":
                     raise payload
                 if kind == "part":

@@ -7,7 +7,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pybreaker
 import requests
@@ -16,6 +16,9 @@ from ..conf import sync_setting
 from ..listings import listing_is_shared, shared_listing
 from ..politeness import breaker_for, rate_limit_for
 from .http import RetryAfterTooLong, SourceError, polite_session
+
+if TYPE_CHECKING:
+    from ..identifiers import Identifier
 
 logger = logging.getLogger(__name__)
 # What a record of an unexpected shape raises while it is read.
@@ -46,6 +49,7 @@ class PaperRecord:
     venue: str = ""
     is_preprint: bool = False
     raw_title: str = ""  # as sent, to reject script-like markup that cleaning would hide
+    urls: tuple[str, ...] = ()  # every electronic edition the source lists (DBLP's `ee`)
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,11 @@ class Source:
         for _answered, part in self.fetch_each(queries):
             result.add(part)
         return result
+
+    def resolve(self, identifier: Identifier) -> list[PaperRecord]:
+        """The records this source holds for what an editor typed (sync/lookup.py): the work an
+        id names, or a title's candidates. [] when the source cannot look up that kind."""
+        return []
 
     def parse_all(
         self, items: Iterable[Any], parse: Callable[[Any], PaperRecord | None]

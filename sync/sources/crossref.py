@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 
 from ..conf import sync_setting
+from ..identifiers import DOI, TITLE, Identifier
 from ..matching import best_match
 from ..text import (
     bare_doi,
@@ -82,6 +83,25 @@ class CrossrefSource(Source):
             if record is not None:
                 result.records[query.paper_id] = record
         return answered, result
+
+    def resolve(self, identifier: Identifier) -> list[PaperRecord]:
+        if identifier.kind == DOI:
+            params = self._params(filter=f"doi:{identifier.value}", rows=1, select=SELECT)
+        elif identifier.kind == TITLE:
+            params = self._params(
+                **{"query.bibliographic": identifier.value, "rows": 10, "select": SELECT}
+            )
+            if identifier.year:
+                years = f"from-pub-date:{identifier.year - 1},until-pub-date:{identifier.year + 1}"
+                params["filter"] = years
+        else:
+            return []
+        data = self.get_json(WORKS_PATH, params=params)
+        try:
+            items = data["message"]["items"]
+        except (KeyError, TypeError) as error:
+            raise SourceError(f"crossref: unexpected response shape ({error})") from error
+        return self.parse_all(items if isinstance(items, list) else [], self.parse_work)
 
     def parse_work(self, work: dict[str, Any]) -> PaperRecord | None:
         if not isinstance(work, dict):

@@ -8,17 +8,20 @@ titles end with a period; homonyms carry a four-digit suffix ("Wei Wang 0001").
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
 from ..conf import sync_setting
+from ..identifiers import DBLP, TITLE, USENIX, Identifier, venue_of_dblp_key
 from ..matching import RecordIndex
 from ..text import bare_doi, clean_person_name, dblp_title
 from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, as_list
 
 SEARCH_PATH = "/search/publ/api"
 MAX_HITS = 1000
+_WORDS = re.compile(r"[^\W_]+")
 
 
 class DblpSource(Source):
@@ -53,6 +56,26 @@ class DblpSource(Source):
                 if record is not None:
                     result.records[query.paper_id] = record
             yield [q.paper_id for q in group], result
+
+    def resolve(self, identifier: Identifier) -> list[PaperRecord]:
+        """A DBLP key or a USENIX presentation page through its proceedings' table of contents
+        (the one the sync reads: dblp's search API finds neither a key nor an `ee` URL);
+        a title through dblp's search."""
+        if identifier.kind == TITLE:
+            return self._search(" ".join(_WORDS.findall(identifier.value)))
+        if identifier.kind == DBLP:
+            venue, year = venue_of_dblp_key(identifier.value)
+            wanted = lambda record: record.ids.get("dblp_key") == identifier.value  # noqa: E731
+        elif identifier.kind == USENIX:
+            # USENIX pages are matched by the `ee` URL dblp records for each paper, in the table
+            # of contents of the conference and year the URL names; USENIX offers no API.
+            venue, year = identifier.venue, identifier.year
+            wanted = lambda record: identifier.value in map(_usenix_url, record.urls)  # noqa: E731
+        else:
+            return []
+        if not venue or not year or not self.toc_query(venue, year):
+            return []
+        return [record for record in self.table_of_contents(venue, year) if wanted(record)]
 
     def _search(self, q: str) -> list[PaperRecord]:
         """Every hit for `q`, a page of at most MAX_HITS (the API's ceiling) at a time."""
@@ -103,6 +126,7 @@ class DblpSource(Source):
             ids=ids,
             links=[("DBLP", info["url"])] if info.get("url") else [],
             venue=venue,
+            urls=tuple(ee),
             is_preprint=key.startswith("journals/corr/") or venue == "CoRR",
         )
 
@@ -112,3 +136,9 @@ def _text(value: Any) -> str:
     if isinstance(value, dict):
         value = value.get("text")
     return value if isinstance(value, str) else ""
+
+
+def _usenix_url(url: str) -> str:
+    """A USENIX page's address as sync/identifiers.py normalises it."""
+    url = url.strip().rstrip("/").lower().replace("http://", "https://")
+    return url.replace("https://usenix.org/", "https://www.usenix.org/")

@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 from django.conf import settings
 
+from ..identifiers import ARXIV, DOI, OPENALEX, TITLE, Identifier
 from ..matching import RecordIndex
 from ..text import (
     bare_doi,
@@ -125,6 +126,33 @@ class OpenAlexSource(Source):
                 result.records[query.paper_id] = record
         return answered, result
 
+    def resolve(self, identifier: Identifier) -> list[PaperRecord]:
+        if identifier.kind == OPENALEX:  # the single-work endpoint (free of list credits)
+            work = self.get_json(
+                f"{WORKS_PATH}/{identifier.value}",
+                params=self._params(select=SELECT),
+                missing_ok=True,
+            )
+            return self.parse_all([work] if work else [], self.parse_work)
+        if identifier.kind == DOI:
+            value = f"doi:{identifier.value}"
+        elif identifier.kind == ARXIV:  # arXiv registers DOIs for its papers: 10.48550/arXiv.<id>
+            value = f"doi:10.48550/arxiv.{identifier.value}"
+        elif identifier.kind == TITLE:
+            value = f'title.search:"{_phrase(identifier.value)}"'
+            if identifier.year:
+                value += f",publication_year:{identifier.year - 1}-{identifier.year + 1}"
+        else:
+            return []
+        data = self.get_json(
+            WORKS_PATH, params=self._params(filter=value, select=SELECT, **{"per-page": 10})
+        )
+        try:
+            works = data["results"]
+        except (KeyError, TypeError) as error:
+            raise SourceError(f"openalex: unexpected response shape ({error})") from error
+        return self.parse_all(works if isinstance(works, list) else [], self.parse_work)
+
     def parse_work(self, work: dict[str, Any]) -> PaperRecord | None:
         if not isinstance(work, dict):
             return None
@@ -161,6 +189,9 @@ class OpenAlexSource(Source):
             links.append(("Publisher", location["landing_page_url"]))
         if location.get("pdf_url"):
             links.append(("PDF", location["pdf_url"]))
+        doi = bare_doi(work.get("doi"))
+        if doi.startswith("10.48550/arxiv."):  # arXiv's own DOI names the preprint
+            ids["arxiv_id"] = doi.removeprefix("10.48550/arxiv.")
         for other in work.get("locations") or []:
             url = (other or {}).get("landing_page_url") or ""
             if "arxiv.org/abs/" in url:
@@ -173,7 +204,7 @@ class OpenAlexSource(Source):
             if isinstance(work.get("publication_year"), int)
             else None,
             authors=authors,
-            doi=bare_doi(work.get("doi")),
+            doi=doi,
             ids=ids,
             abstract=clean_abstract(
                 abstract_from_inverted_index(work.get("abstract_inverted_index"))
