@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 from django.utils.translation import gettext as _
 
-from cms.papers.models import Paper, Venue
+from cms.papers.models import LOCKABLE_FIELDS, Paper, Venue
 
 from .conf import precedence, sync_setting
 from .fetching import Fetch
@@ -284,3 +284,31 @@ def _nothing_found(identifier: Identifier, unanswered: dict[str, str]) -> str:
 def paper_for(found: Found) -> Paper | None:
     """The existing paper a lookup found, if any."""
     return Paper.objects.filter(pk=found.existing_id).first() if found.existing_id else None
+
+
+def shown_fields(found: Found) -> list[tuple[str, str, str]]:
+    """The merged record as an editor reads it before saving: (field, value, source) rows."""
+    labels = dict(LOCKABLE_FIELDS)
+    names = {source.name: source.display_name for source in get_sources()}
+    rows = [
+        (str(labels["title"]), found.title, names.get(_source_of(found, "title"), "")),
+        (str(labels["venue"]), found.venue, names.get(found.venue_source, "")),
+        (str(labels["year"]), str(found.year or ""), names.get(found.year_source, "")),
+    ]
+    for change in found.changes:
+        if change.field in ("title", "orcid"):
+            continue
+        value = change.new
+        if change.field == "authors":
+            value = ", ".join(author["name"] for author in value)
+        elif change.field == "links":
+            value = " ".join(link["url"] for link in value)
+        elif isinstance(value, list):
+            value = "; ".join(map(str, value))
+        label = str(labels.get(change.field, change.field))
+        rows.append((label, str(value), names.get(change.source, change.source)))
+    return rows
+
+
+def _source_of(found: Found, field: str) -> str:
+    return next((c.source for c in found.changes if c.field == field), "")

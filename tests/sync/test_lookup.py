@@ -8,11 +8,10 @@ import pytest
 from cms.papers.models import Paper
 from sync import lookup
 from sync.identifiers import UnrecognisedIdentifier, recognise
-from sync.politeness import reset_breakers, reset_pacing, reset_pauses
 from sync.services import paper_create_from_lookup
-from sync.standin import Canned, Upstream, pointed_at
+from sync.standin import Canned
 
-from .recorded import FIXTURES, lookup_catalog
+from .recorded import FIXTURES
 
 HPN_DOI = "10.1145/3651890.3672265"
 HPN_TITLE = "Alibaba HPN: A Data Center Network for Large Language Model Training"
@@ -22,14 +21,8 @@ HTML_502 = (FIXTURES / "errors" / "502.html").read_bytes()
 
 
 @pytest.fixture
-def upstream(settings):
-    reset_pacing()
-    reset_breakers()
-    reset_pauses()
-    with Upstream(lookup_catalog()) as server:
-        settings.SYNC_SOURCES = pointed_at(server, settings.SYNC_SOURCES)
-        yield server
-    reset_breakers()
+def upstream(lookup_upstream):
+    return lookup_upstream
 
 
 @pytest.mark.parametrize(
