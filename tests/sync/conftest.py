@@ -9,7 +9,7 @@ from sync.sources import dummy
 from sync.standin import SOURCES, Upstream, pointed_at
 from tests.workers import RedisServer, free_port
 
-from .recorded import lookup_catalog, recorded_catalog
+from .recorded import recorded_catalog
 
 
 @pytest.fixture
@@ -19,18 +19,6 @@ def upstream(settings):
     reset_breakers()
     reset_pauses()
     with Upstream(recorded_catalog()) as server:
-        settings.SYNC_SOURCES = pointed_at(server, settings.SYNC_SOURCES)
-        yield server
-    reset_breakers()
-
-
-@pytest.fixture
-def lookup_upstream(settings):
-    """The local upstream with the papers editors look up (recorded.lookup_catalog)."""
-    reset_pacing()
-    reset_breakers()
-    reset_pauses()
-    with Upstream(lookup_catalog()) as server:
         settings.SYNC_SOURCES = pointed_at(server, settings.SYNC_SOURCES)
         yield server
     reset_breakers()
