@@ -203,3 +203,23 @@ def test_a_source_that_does_not_answer_in_time_is_named(upstream, settings):
     assert "in time" in found.unanswered["semanticscholar"]
     assert {"crossref", "openalex"} <= set(found.records)
     upstream.slow.clear()
+
+
+@pytest.mark.django_db
+def test_a_source_too_slow_in_the_second_round_is_named(upstream, settings):
+    settings.SYNC_TIMEOUT = (1.0, 5.0)
+    upstream.slow["dblp"] = 3.0  # DBLP is asked only once the DOI told venue and year
+    found = lookup.look_up(HPN_DOI, timeout=1.5)
+    assert found.unanswered == {"dblp": "dblp: did not answer in time"}
+    assert {c.field: c.source for c in found.changes}["title"] == "crossref"
+    upstream.slow.clear()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("field", ["arxiv_id", "dblp_key"])
+def test_a_paper_with_the_same_arxiv_id_or_dblp_key_is_found(upstream, field):
+    seeded = Paper.objects.get(title__startswith="ByteScale")
+    setattr(seeded, field, {"arxiv_id": "2403.14097", "dblp_key": "conf/nsdi/DuanSM24"}[field])
+    seeded.save()
+    found = lookup.look_up("https://www.usenix.org/conference/nsdi24/presentation/duan")
+    assert found.existing_id == seeded.pk
