@@ -223,3 +223,14 @@ def test_a_paper_with_the_same_arxiv_id_or_dblp_key_is_found(upstream, field):
     seeded.save()
     found = lookup.look_up("https://www.usenix.org/conference/nsdi24/presentation/duan")
     assert found.existing_id == seeded.pk
+
+
+@pytest.mark.django_db
+def test_a_paper_of_another_venue_is_shown_but_cannot_be_saved(upstream):
+    count = Paper.objects.count()
+    found = lookup.look_up("10.1109/mm.2025.0000001")
+    assert found.title == "A Data Center Network for Large Language Model Training at Scale"
+    assert "IEEE Micro" in found.problem and "SIGCOMM" in found.problem
+    with pytest.raises(ValueError, match="IEEE Micro"):
+        paper_create_from_lookup(found=found)
+    assert Paper.objects.count() == count
