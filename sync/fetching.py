@@ -155,9 +155,10 @@ class Fetch:
                 try:
                     kind, name, payload = self._events.get(timeout=self._time_left())
                 except queue.Empty:  # the deadline passed: what is still pending is an error
+                    shown = {source.name: source.display_name for source in self.sources}
                     for pk, left in pending.items():
                         for name in left:
-                            answers[pk].errors[name] = f"{name}: did not answer in time"
+                            answers[pk].errors[name] = f"{shown[name]} did not answer in time"
                         yield answers[pk]
                     return
                 if kind == "crash":

@@ -10,6 +10,7 @@ from typing import Any
 
 from cms.papers.models import Paper, PaperAuthor
 
+from .matching import normalize_title
 from .merge import ID_FIELDS
 from .sources.base import PaperQuery
 
@@ -108,8 +109,6 @@ def existing_paper(
 ) -> Paper | None:
     """The paper the site already has with one of these identifiers, or with the same
     normalised title in the same year: an editor's lookup links it instead of adding another."""
-    from .matching import normalize_title
-
     for field, value in (("doi", doi.lower()), ("dblp_key", dblp_key), ("arxiv_id", arxiv_id)):
         if value:
             paper = Paper.objects.filter(**{f"{field}__iexact": value}).first()

@@ -21,6 +21,7 @@ from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, So
 
 SEARCH_PATH = "/search/publ/api"
 MAX_HITS = 1000
+TITLE_HITS = 30  # a title search's best hits: an editor picks among the first few
 _WORDS = re.compile(r"[^\W_]+")
 
 
@@ -62,7 +63,7 @@ class DblpSource(Source):
         (the one the sync reads: dblp's search API finds neither a key nor an `ee` URL);
         a title through dblp's search."""
         if identifier.kind == TITLE:
-            return self._search(" ".join(_WORDS.findall(identifier.value)))
+            return self._search(" ".join(_WORDS.findall(identifier.value)), most=TITLE_HITS)
         if identifier.kind == DBLP:
             venue, year = venue_of_dblp_key(identifier.value)
             wanted = lambda record: record.ids.get("dblp_key") == identifier.value  # noqa: E731
@@ -77,12 +78,13 @@ class DblpSource(Source):
             return []
         return [record for record in self.table_of_contents(venue, year) if wanted(record)]
 
-    def _search(self, q: str) -> list[PaperRecord]:
-        """Every hit for `q`, a page of at most MAX_HITS (the API's ceiling) at a time."""
+    def _search(self, q: str, *, most: int = 0) -> list[PaperRecord]:
+        """Every hit for `q` (or the `most` best), a page of at most MAX_HITS (the API's
+        ceiling) at a time."""
         records: list[PaperRecord] = []
         first = 0
         while True:
-            params = {"q": q, "format": "json", "h": MAX_HITS, "f": first}
+            params = {"q": q, "format": "json", "h": most or MAX_HITS, "f": first}
             data = self.get_json(SEARCH_PATH, params=params)
             try:
                 hits = data["result"]["hits"]
@@ -92,7 +94,7 @@ class DblpSource(Source):
                 raise SourceError(f"dblp: unexpected response shape ({error})") from error
             records += self.parse_all(hit_list, self.parse_hit)
             first += len(hit_list)
-            if not hit_list or first >= total:
+            if not hit_list or first >= total or most:
                 return records
 
     def parse_hit(self, hit: dict[str, Any]) -> PaperRecord | None:

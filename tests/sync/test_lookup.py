@@ -210,7 +210,7 @@ def test_a_source_too_slow_in_the_second_round_is_named(upstream, settings):
     settings.SYNC_TIMEOUT = (1.0, 5.0)
     upstream.slow["dblp"] = 3.0  # DBLP is asked only once the DOI told venue and year
     found = lookup.look_up(HPN_DOI, timeout=1.5)
-    assert found.unanswered == {"dblp": "dblp: did not answer in time"}
+    assert found.unanswered == {"dblp": "DBLP did not answer in time"}
     assert {c.field: c.source for c in found.changes}["title"] == "crossref"
     upstream.slow.clear()
 
