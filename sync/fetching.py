@@ -80,6 +80,11 @@ class Fetch:
     def requests(self) -> Counter:
         return Counter({source.name: source.requests_made for source in self.sources})
 
+    @property
+    def records_skipped(self) -> Counter:
+        """Records each source sent that could not be read (skipped, never fatal)."""
+        return +Counter({source.name: source.records_skipped for source in self.sources})
+
     def start(self) -> Fetch:
         if not self.sources or not self.queries:
             return self

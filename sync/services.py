@@ -51,6 +51,7 @@ class BatchOutcome:
     fields: int = 0
     skipped: int = 0
     requests: Counter = dataclasses.field(default_factory=Counter)
+    records_skipped: Counter = dataclasses.field(default_factory=Counter)  # unreadable records
     errors: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     plans: dict[int, list[FieldChange]] = dataclasses.field(default_factory=dict)
 
@@ -407,6 +408,7 @@ def sync_batch(
             if writing.tally is not None:
                 runs.count_requests(run, writing.tally.take())
     outcome.requests = fetch.requests
+    outcome.records_skipped = fetch.records_skipped
     return outcome
 
 
