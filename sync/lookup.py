@@ -256,7 +256,8 @@ def _candidates(identifier: Identifier, found_by: dict[str, list[PaperRecord]]) 
             )
         )
     candidates = [pair for pair in candidates if pair[0] >= CANDIDATE_MIN_SCORE]
-    candidates.sort(key=lambda pair: (-pair[0], not pair[1].venue))
+    # Papers of the site's venues first (the others cannot be added), each group best first.
+    candidates.sort(key=lambda pair: (not pair[1].venue, -pair[0]))
     return [candidate for _score, candidate in candidates[:MAX_CANDIDATES]]
 
 

@@ -68,3 +68,34 @@ def test_an_editor_starts_a_digest_from_a_doi(
     assert data["provenance"]["title"]["source"] == "dblp"
     assert data["provenance"]["authors"]["source"] == "dblp"
     assert data["provenance"]["abstract"]["source"] == "crossref"
+
+
+def test_an_editor_adds_a_paper_by_title_from_the_papers_listing(
+    seeded_live_server,
+    lookup_upstream,
+    django_user_model,
+    new_browser_page,  # noqa: F811
+    screenshot,
+):
+    user = django_user_model.objects.create_user("editor", password="editor")
+    user.groups.add(ensure_roles()[EDITORS])
+    editor = new_browser_page()
+    log_in(editor, "editor")
+    editor.goto("/admin/snippets/papers/paper/")
+    editor.get_by_role("link", name="Add from identifier").click()
+    editor.fill("#id_identifier", "Data Center Network for Large Language Model Training")
+    editor.get_by_role("button", name="Look up").click()
+    candidates = editor.locator("[data-lookup-candidates]")
+    candidates.wait_for()
+    screenshot(editor, SCREENSHOTS, "03-title-candidates")
+    row = candidates.locator("tr", has_text="SIGCOMM")
+    assert "2024" in row.inner_text() and "Kun Qian, Yongqing Xi, Jiamin Cao" in row.inner_text()
+    assert candidates.locator("tr", has_text="IEEE Micro").count() == 1
+    row.get_by_role("button", name="This one").click()
+    editor.locator("[data-lookup-record]").wait_for()
+    screenshot(editor, SCREENSHOTS, "04-record-from-listing")
+    editor.get_by_role("button", name="Add paper").click()
+    editor.wait_for_url("**/admin/snippets/papers/paper/edit/*/")
+    paper = Paper.objects.get(doi=DOI)
+    assert editor.url.endswith(f"/edit/{paper.pk}/")
+    assert paper.provenance["authors"]["source"] == "dblp"

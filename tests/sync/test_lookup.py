@@ -144,7 +144,8 @@ def test_a_title_lists_candidates_with_venue_year_and_first_authors(upstream):
         2025,
     ) in titles
     assert all(c.venue_name != "CoRR" for c in found.candidates)  # preprints are no candidates
-    hpn = next(c for c in found.candidates if c.venue == "SIGCOMM")
+    hpn = found.candidates[0]  # the site's venues first
+    assert hpn.venue == "SIGCOMM"
     assert hpn.authors == ("Kun Qian", "Yongqing Xi", "Jiamin Cao")
     # Picking one looks it up by its identifier.
     picked = lookup.look_up(hpn.identifier)
