@@ -22,6 +22,9 @@ DEFAULT_PRECEDENCE: dict[str, list[str]] = {
 
 DEFAULTS = {
     "SYNC_FIELD_PRECEDENCE": DEFAULT_PRECEDENCE,
+    # Seconds an editor's lookup by identifier (sync/lookup.py) waits for the sources in all;
+    # the sources that have not answered by then are named, and the rest is shown.
+    "SYNC_LOOKUP_TIMEOUT": 15.0,
     "SYNC_TIMEOUT": (5.0, 20.0),  # connect, read (seconds) for every request
     "SYNC_RETRIES": 4,  # per request, on 429/5xx/timeouts, with exponential backoff + jitter
     "SYNC_BACKOFF_FACTOR": 0.5,

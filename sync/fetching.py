@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import queue
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -68,7 +69,9 @@ class Fetch:
         *,
         listing_scope: str = "",
         count_request: Callable[[str], None] | None = None,
+        deadline: float | None = None,
     ):
+        self.deadline = deadline  # time.monotonic() after which sources still asking are given up
         self.queries = {query.paper_id: query for query in queries}
         self.sources = get_sources(
             source_names, listing_scope=listing_scope, count_request=count_request
@@ -82,6 +85,11 @@ class Fetch:
     @property
     def requests(self) -> Counter:
         return Counter({source.name: source.requests_made for source in self.sources})
+
+    @property
+    def records_skipped(self) -> Counter:
+        """Records each source sent that could not be read (skipped, never fatal)."""
+        return +Counter({source.name: source.records_skipped for source in self.sources})
 
     def start(self) -> Fetch:
         if not self.sources or not self.queries:
@@ -141,6 +149,9 @@ class Fetch:
                 failed.retry_later = set(left)
             self._events.put(("part", source.name, (left, failed)))
 
+    def _time_left(self) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
     # -- the batch's side ----------------------------------------------------------------------
 
     def __iter__(self) -> Iterator[PaperAnswers]:
@@ -153,7 +164,15 @@ class Fetch:
                 yield from answers.values()
                 return
             while running:
-                kind, name, payload = self._events.get()
+                try:
+                    kind, name, payload = self._events.get(timeout=self._time_left())
+                except queue.Empty:  # the deadline passed: what is still pending is an error
+                    shown = {source.name: source.display_name for source in self.sources}
+                    for pk, left in pending.items():
+                        for name in left:
+                            answers[pk].errors[name] = f"{shown[name]} did not answer in time"
+                        yield answers[pk]
+                    return
                 if kind == "crash":
                     raise payload
                 if kind == "part":

@@ -10,6 +10,7 @@ from typing import Any
 
 from cms.papers.models import Paper, PaperAuthor
 
+from .matching import normalize_title
 from .merge import ID_FIELDS
 from .sources.base import PaperQuery
 
@@ -96,3 +97,26 @@ def batch_order(rows: Iterable[tuple[int, int, str]]) -> list[int]:
 
 def paper_ids_for_sync_all() -> list[int]:
     return batch_order(Paper.objects.values_list("pk", "year", "venue"))
+
+
+def existing_paper(
+    *,
+    doi: str = "",
+    dblp_key: str = "",
+    arxiv_id: str = "",
+    title: str = "",
+    year: int | None = None,
+) -> Paper | None:
+    """The paper the site already has with one of these identifiers, or with the same
+    normalised title in the same year: an editor's lookup links it instead of adding another."""
+    for field, value in (("doi", doi.lower()), ("dblp_key", dblp_key), ("arxiv_id", arxiv_id)):
+        if value:
+            paper = Paper.objects.filter(**{f"{field}__iexact": value}).first()
+            if paper is not None:
+                return paper
+    if title and year:
+        wanted = normalize_title(title)
+        for pk, other in Paper.objects.filter(year=year).values_list("pk", "title"):
+            if normalize_title(other) == wanted:
+                return Paper.objects.get(pk=pk)
+    return None

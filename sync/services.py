@@ -30,9 +30,10 @@ from cms.papers.signals import papers_changed
 from . import owed, runs
 from .conf import sync_setting
 from .fetching import Fetch, PaperAnswers
+from .lookup import Found
 from .merge import ID_FIELDS, FieldChange, plan_changes
 from .models import PaperChange, PaperSyncState, SyncError, SyncRun
-from .selectors import paper_queries, paper_snapshot
+from .selectors import existing_paper, paper_queries, paper_snapshot
 from .sources.base import PaperRecord
 from .text import has_dangerous_markup
 
@@ -50,6 +51,7 @@ class BatchOutcome:
     fields: int = 0
     skipped: int = 0
     requests: Counter = dataclasses.field(default_factory=Counter)
+    records_skipped: Counter = dataclasses.field(default_factory=Counter)  # unreadable records
     errors: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     plans: dict[int, list[FieldChange]] = dataclasses.field(default_factory=dict)
 
@@ -376,6 +378,7 @@ def sync_batch(
             if run is not None and not durable:
                 runs.count_requests(run.pk, fetch.requests)
     outcome.requests = fetch.requests
+    outcome.records_skipped = fetch.records_skipped
     return outcome
 
 
@@ -426,3 +429,46 @@ def _write_planned(
             outcome.changed += bool(item.changes)
         else:
             outcome.skipped += 1
+
+
+# -- papers added by an editor's lookup ------------------------------------------------------
+
+
+def paper_create_from_lookup(*, found: Found) -> tuple[Paper, bool]:
+    """Save what `lookup.look_up` found as a new paper, each field with its source, through
+    the same `apply_changes` a sync writes with; (paper, created). A paper with one of its
+    identifiers, or its title and year, is returned instead of a second one."""
+    if found.problem or found.candidates:
+        raise ValueError(found.problem or "a title's candidates are not a paper")
+    fetched_at = timezone.now().isoformat(timespec="seconds")
+    try:
+        with transaction.atomic():
+            existing = Paper.objects.filter(pk=found.existing_id).first() or existing_paper(
+                doi=next((c.new for c in found.changes if c.field == "doi"), ""),
+                dblp_key=next((c.new for c in found.changes if c.field == "dblp_key"), ""),
+                arxiv_id=next((c.new for c in found.changes if c.field == "arxiv_id"), ""),
+                title=found.title,
+                year=found.year,
+            )
+            if existing is not None:
+                return existing, False
+            paper = Paper.objects.create(
+                title=found.title[:500], venue=found.venue, year=found.year
+            )
+            changes = [
+                *found.changes,
+                FieldChange("venue", "", found.venue, found.venue_source),
+                FieldChange("year", None, found.year, found.year_source),
+            ]
+            apply_changes(
+                items=[_Planned(paper, changes, {}, False, True)], run=None, fetched_at=fetched_at
+            )
+            PaperSyncState.objects.update_or_create(
+                paper=paper, defaults={"last_synced_at": timezone.now()}
+            )
+    except IntegrityError:  # another editor saved the same DOI meanwhile
+        existing = existing_paper(doi=next((c.new for c in found.changes if c.field == "doi"), ""))
+        if existing is None:
+            raise
+        return existing, False
+    return paper, True

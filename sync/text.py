@@ -22,6 +22,17 @@ _BLOCK_TAG = re.compile(r"<\s*/?\s*(?:jats:)?(?:p|div|br|li|sec|title|h\d)\b[^>]
 _JATS_HEADING = re.compile(r"<\s*jats:title\b[^>]*>.*?<\s*/\s*jats:title\s*>", re.I | re.DOTALL)
 _GREEK = re.compile(r"\\([a-zA-Z]+)")
 _HOMONYM_SUFFIX = re.compile(r"\s+\d{4}$")
+_PAREN_ID = re.compile(r"\s*\(\d+\)\s*$")
+# Words that name an organisation, never a person (in the languages of the sources' records).
+_INSTITUTION = re.compile(
+    r"\b(universit\w*|institut\w*|laborato\w*|lab|labs|department|d[ée]partement|school|"
+    r"college|coll[eè]ge|academy|acad[ée]mie|hospital|centre|center|inc|ltd|gmbh|corporation|"
+    r"consortium|ministry|cnrs|inria)\b",
+    re.IGNORECASE,
+)
+# "Abstract" as the first word of an abstract is a heading when punctuation or a sentence
+# follows it ("Abstract We present..."); "Abstract interpretation is..." keeps it.
+_PLAIN_HEADING = re.compile(r"^(?i:abstract)(?:\s*[:.\u2014\u2013-]\s*|\s+(?=[A-Z0-9]))")
 _SPACE = re.compile(r"\s+")
 
 
@@ -63,21 +74,41 @@ def clean_text(value: str | None) -> str:
 
 
 def clean_abstract(value: str | None) -> str:
-    """An abstract as plain text, without JATS section headings ("Abstract")."""
-    return clean_text(_JATS_HEADING.sub(" ", value or ""))
+    """An abstract as plain text, without its "Abstract" heading: Crossref's JATS sends it as a
+    `<jats:title>`, OpenAlex's inverted index as the abstract's first word."""
+    return _PLAIN_HEADING.sub("", clean_text(_JATS_HEADING.sub(" ", value or "")))
 
 
 def clean_title(value: str | None) -> str:
-    """A title as printed: DBLP's trailing period dropped (it ends every DBLP title)."""
+    """A title as printed, its punctuation kept (a title may end with a period: "Lindb.")."""
+    return clean_text(value)
+
+
+def dblp_title(value: str | None) -> str:
+    """A DBLP title as printed: DBLP ends every title with a period of its own, dropped here
+    (a title that ends with one of its own shows two, and keeps one)."""
     text = clean_text(value)
     if text.endswith(".") and not text.endswith(".."):
         text = text[:-1].rstrip()
+    elif text.endswith(".."):
+        text = text[:-1]
     return text
 
 
 def clean_person_name(value: str | None) -> str:
-    """A display name without DBLP's homonym number ("Wei Wang 0001" -> "Wei Wang")."""
-    return _HOMONYM_SUFFIX.sub("", clean_text(value))
+    """A person's display name, or "" when the string is not one.
+
+    Drops DBLP's homonym number ("Wei Wang 0001" -> "Wei Wang") and an id in parentheses
+    ("Mihai G Netea (15649)"); refuses affiliation strings sent as authors (",LAGEP, Université
+    de Lyon, ...") and institutions listed as authors. Hand-rolled: name-parsing libraries
+    (nameparser) split names into parts but do not tell a person from an institution.
+    """
+    text = _PAREN_ID.sub("", _HOMONYM_SUFFIX.sub("", clean_text(value))).strip()
+    if not text or not text[0].isalpha() or text.count(",") > 1 or len(text) > 120:
+        return ""
+    if _INSTITUTION.search(text):
+        return ""
+    return text
 
 
 def bare_orcid(value: str | None) -> str:

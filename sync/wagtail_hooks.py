@@ -4,11 +4,12 @@ from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from wagtail import hooks
 from wagtail.admin.menu import Menu, MenuItem, SubmenuMenuItem
-from wagtail.admin.widgets import ListingButton
+from wagtail.admin.widgets import HeaderButton, ListingButton
 
+from cms.papers.extensions import CHOOSER_CREATION_HTML_HOOK, LISTING_HEADER_BUTTONS_HOOK
 from cms.papers.models import Paper
 
-from . import views
+from . import lookup_views, views
 
 
 @hooks.register("register_admin_urls")
@@ -30,6 +31,12 @@ def sync_admin_urls():
         path("sync/papers/<int:pk>/", views.PaperSyncDetailView.as_view(), name="sync_paper"),
         path("sync/papers/<int:pk>/sync/", views.sync_now, name="sync_paper_now"),
         path("sync/candidates/", views.DiscoveryReportView.as_view(), name="sync_candidates"),
+        path("sync/add-paper/", lookup_views.AddFromIdentifierView.as_view(), name="sync_lookup"),
+        path(
+            "sync/add-paper/chooser/",
+            lookup_views.AddFromIdentifierView.as_view(in_chooser=True),
+            name="sync_lookup_chooser",
+        ),
         path(
             "sync/candidates/results/",
             views.DiscoveryReportView.as_view(results_only=True),
@@ -63,3 +70,12 @@ def paper_sync_button(snippet, user, next_url=None):
         yield ListingButton(
             _("Sync"), reverse("sync_paper", args=[snippet.pk]), icon_name="resubmit", priority=50
         )
+
+
+@hooks.register(LISTING_HEADER_BUTTONS_HOOK)
+def add_from_identifier_button(request):
+    if lookup_views.may_add_papers(request.user):
+        yield HeaderButton(_("Add from identifier"), url=reverse("sync_lookup"), icon_name="search")
+
+
+hooks.register(CHOOSER_CREATION_HTML_HOOK, lookup_views.chooser_panel_html)

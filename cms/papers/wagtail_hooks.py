@@ -1,12 +1,22 @@
 """Papers in the admin: a snippet listing editors can filter by venue and year, and a chooser
 that creates a paper where a digest needs one (cms/papers/chooser.py)."""
 
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from wagtail.snippets.models import register_snippet
-from wagtail.snippets.views.snippets import SnippetViewSet
+from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
 
 from .chooser import PaperChooserViewSet
+from .extensions import listing_header_buttons
 from .models import Paper
+
+
+class PaperIndexView(IndexView):
+    """The Papers listing, with the header buttons other apps register (extensions.py)."""
+
+    @cached_property
+    def header_buttons(self):
+        return [*super().header_buttons, *listing_header_buttons(self.request)]
 
 
 class PaperViewSet(SnippetViewSet):
@@ -23,6 +33,7 @@ class PaperViewSet(SnippetViewSet):
     search_fields = ["title", "doi"]
     search_backend_name = None
     chooser_viewset_class = PaperChooserViewSet
+    index_view_class = PaperIndexView
 
 
 register_snippet(PaperViewSet)

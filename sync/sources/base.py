@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pybreaker
 import requests
@@ -15,6 +16,13 @@ from ..conf import sync_setting
 from ..listings import listing_is_shared, shared_listing
 from ..politeness import breaker_for, rate_limit_for
 from .http import RetryAfterTooLong, SourceError, polite_session
+
+if TYPE_CHECKING:
+    from ..identifiers import Identifier
+
+logger = logging.getLogger(__name__)
+# What a record of an unexpected shape raises while it is read.
+UNREADABLE = (TypeError, AttributeError, KeyError, ValueError, IndexError)
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,7 @@ class PaperRecord:
     venue: str = ""
     is_preprint: bool = False
     raw_title: str = ""  # as sent, to reject script-like markup that cleaning would hide
+    urls: tuple[str, ...] = ()  # every electronic edition the source lists (DBLP's `ee`)
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,7 @@ class Source:
         self.count_request = count_request
         self.base_url = options.get("base_url", "").rstrip("/")
         self.requests_made = 0
+        self.records_skipped = 0
         self.rate_limit = rate_limit_for(name)
         self.breaker = breaker_for(name)
         self.session = polite_session(self.rate_limit, on_sending=self.sending)
@@ -124,6 +134,28 @@ class Source:
         for _answered, part in self.fetch_each(queries):
             result.add(part)
         return result
+
+    def resolve(self, identifier: Identifier) -> list[PaperRecord]:
+        """The records this source holds for what an editor typed (sync/lookup.py): the work an
+        id names, or a title's candidates. [] when the source cannot look up that kind."""
+        return []
+
+    def parse_all(
+        self, items: Iterable[Any], parse: Callable[[Any], PaperRecord | None]
+    ) -> list[PaperRecord]:
+        """Each item read on its own: one that cannot be read is skipped and counted
+        (`records_skipped`), never fatal to the others of its answer."""
+        records = []
+        for item in items:
+            try:
+                record = parse(item)
+            except UNREADABLE as error:
+                self.records_skipped += 1
+                logger.warning("%s: skipped a record it could not read (%r)", self.name, error)
+                continue
+            if record is not None:
+                records.append(record)
+        return records
 
     def listing(self, name: str, fetch: Callable[[], list[PaperRecord]]) -> list[PaperRecord]:
         """The records of listing `name`, fetched once per run when the source has a scope."""

@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 
 from ..conf import sync_setting
+from ..identifiers import DOI, TITLE, Identifier
 from ..matching import best_match
 from ..text import (
     bare_doi,
@@ -76,12 +77,31 @@ class CrossrefSource(Source):
         except (KeyError, TypeError) as error:
             result.fail(batch, SourceError(f"crossref: unexpected response shape ({error})"))
             return answered, result
-        records = [record for item in items if (record := self.parse_work(item)) is not None]
+        records = self.parse_all(items, self.parse_work)
         for query in batch:
             record = best_match(query, records)
             if record is not None:
                 result.records[query.paper_id] = record
         return answered, result
+
+    def resolve(self, identifier: Identifier) -> list[PaperRecord]:
+        if identifier.kind == DOI:
+            params = self._params(filter=f"doi:{identifier.value}", rows=1, select=SELECT)
+        elif identifier.kind == TITLE:
+            params = self._params(
+                **{"query.bibliographic": identifier.value, "rows": 10, "select": SELECT}
+            )
+            if identifier.year:
+                years = f"from-pub-date:{identifier.year - 1},until-pub-date:{identifier.year + 1}"
+                params["filter"] = years
+        else:
+            return []
+        data = self.get_json(WORKS_PATH, params=params)
+        try:
+            items = data["message"]["items"]
+        except (KeyError, TypeError) as error:
+            raise SourceError(f"crossref: unexpected response shape ({error})") from error
+        return self.parse_all(items if isinstance(items, list) else [], self.parse_work)
 
     def parse_work(self, work: dict[str, Any]) -> PaperRecord | None:
         if not isinstance(work, dict):
@@ -94,9 +114,12 @@ class CrossrefSource(Source):
         for author in work.get("author") or []:
             given = clean_text(author.get("given"))
             family = clean_text(author.get("family"))
+            suffix = clean_text(author.get("suffix"))  # "III", "Jr."
             name = clean_person_name(
-                " ".join(p for p in (given, family) if p) or author.get("name")
+                " ".join(p for p in (given, family, suffix) if p) or author.get("name")
             )
+            if not name:  # only a `sequence`, or an institution in `name`
+                continue
             affiliations = tuple(
                 clean_text(aff.get("name"))
                 for aff in author.get("affiliation") or []

@@ -8,17 +8,21 @@ titles end with a period; homonyms carry a four-digit suffix ("Wei Wang 0001").
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
 from ..conf import sync_setting
+from ..identifiers import DBLP, TITLE, USENIX, Identifier, venue_of_dblp_key
 from ..matching import RecordIndex
-from ..text import bare_doi, clean_person_name, clean_title
+from ..text import bare_doi, clean_person_name, dblp_title
 from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, as_list
 
 SEARCH_PATH = "/search/publ/api"
 MAX_HITS = 1000
+TITLE_HITS = 30  # a title search's best hits: an editor picks among the first few
+_WORDS = re.compile(r"[^\W_]+")
 
 
 class DblpSource(Source):
@@ -54,12 +58,33 @@ class DblpSource(Source):
                     result.records[query.paper_id] = record
             yield [q.paper_id for q in group], result
 
-    def _search(self, q: str) -> list[PaperRecord]:
-        """Every hit for `q`, a page of at most MAX_HITS (the API's ceiling) at a time."""
+    def resolve(self, identifier: Identifier) -> list[PaperRecord]:
+        """A DBLP key or a USENIX presentation page through its proceedings' table of contents
+        (the one the sync reads: dblp's search API finds neither a key nor an `ee` URL);
+        a title through dblp's search."""
+        if identifier.kind == TITLE:
+            return self._search(" ".join(_WORDS.findall(identifier.value)), most=TITLE_HITS)
+        if identifier.kind == DBLP:
+            venue, year = venue_of_dblp_key(identifier.value)
+            wanted = lambda record: record.ids.get("dblp_key") == identifier.value  # noqa: E731
+        elif identifier.kind == USENIX:
+            # USENIX pages are matched by the `ee` URL dblp records for each paper, in the table
+            # of contents of the conference and year the URL names; USENIX offers no API.
+            venue, year = identifier.venue, identifier.year
+            wanted = lambda record: identifier.value in map(_usenix_url, record.urls)  # noqa: E731
+        else:
+            return []
+        if not venue or not year or not self.toc_query(venue, year):
+            return []
+        return [record for record in self.table_of_contents(venue, year) if wanted(record)]
+
+    def _search(self, q: str, *, most: int = 0) -> list[PaperRecord]:
+        """Every hit for `q` (or the `most` best), a page of at most MAX_HITS (the API's
+        ceiling) at a time."""
         records: list[PaperRecord] = []
         first = 0
         while True:
-            params = {"q": q, "format": "json", "h": MAX_HITS, "f": first}
+            params = {"q": q, "format": "json", "h": most or MAX_HITS, "f": first}
             data = self.get_json(SEARCH_PATH, params=params)
             try:
                 hits = data["result"]["hits"]
@@ -67,22 +92,24 @@ class DblpSource(Source):
                 total = int(hits.get("@total", len(hit_list)))
             except (KeyError, TypeError, AttributeError, ValueError) as error:
                 raise SourceError(f"dblp: unexpected response shape ({error})") from error
-            records += [record for hit in hit_list if (record := self.parse_hit(hit)) is not None]
+            records += self.parse_all(hit_list, self.parse_hit)
             first += len(hit_list)
-            if not hit_list or first >= total:
+            if not hit_list or first >= total or most:
                 return records
 
     def parse_hit(self, hit: dict[str, Any]) -> PaperRecord | None:
         info = hit.get("info") if isinstance(hit, dict) else None
-        if not isinstance(info, dict) or not info.get("title"):
+        raw_title = _text(info.get("title")) if isinstance(info, dict) else ""
+        if not raw_title:
             return None
         authors = [
-            AuthorRecord(name=clean_person_name(a.get("text") if isinstance(a, dict) else a))
+            AuthorRecord(name=name)
             for a in as_list((info.get("authors") or {}).get("author"))
+            if (name := clean_person_name(_text(a)))
         ]
         key = info.get("key", "")
-        venue = " ".join(as_list(info.get("venue")))
-        ee = [url for url in as_list(info.get("ee")) if isinstance(url, str)]
+        venue = " ".join(_text(v) for v in as_list(info.get("venue")))
+        ee = [url for e in as_list(info.get("ee")) if (url := _text(e))]
         arxiv = next((u.rsplit("/", 1)[-1] for u in ee if "arxiv.org/abs/" in u), "")
         ids = {"dblp_key": key} if key else {}
         if arxiv:
@@ -93,13 +120,27 @@ class DblpSource(Source):
             year = None
         return PaperRecord(
             source=self.name,
-            title=clean_title(info["title"]),
-            raw_title=info["title"],
+            title=dblp_title(raw_title),
+            raw_title=raw_title,
             year=year,
             authors=authors,
             doi=bare_doi(info.get("doi")),
             ids=ids,
             links=[("DBLP", info["url"])] if info.get("url") else [],
             venue=venue,
+            urls=tuple(ee),
             is_preprint=key.startswith("journals/corr/") or venue == "CoRR",
         )
+
+
+def _text(value: Any) -> str:
+    """A field's text: a string, or (older answers, authors) `{"text": ..., "@...": ...}`."""
+    if isinstance(value, dict):
+        value = value.get("text")
+    return value if isinstance(value, str) else ""
+
+
+def _usenix_url(url: str) -> str:
+    """A USENIX page's address as sync/identifiers.py normalises it."""
+    url = url.strip().rstrip("/").lower().replace("http://", "https://")
+    return url.replace("https://usenix.org/", "https://www.usenix.org/")

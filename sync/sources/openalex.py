@@ -16,8 +16,16 @@ from urllib.parse import quote
 
 from django.conf import settings
 
+from ..identifiers import ARXIV, DOI, OPENALEX, TITLE, Identifier
 from ..matching import RecordIndex
-from ..text import bare_doi, bare_orcid, clean_person_name, clean_text, clean_title
+from ..text import (
+    bare_doi,
+    bare_orcid,
+    clean_abstract,
+    clean_person_name,
+    clean_text,
+    clean_title,
+)
 from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, chunks
 
 WORKS_PATH = "/works"
@@ -111,12 +119,39 @@ class OpenAlexSource(Source):
         except (KeyError, TypeError) as error:
             result.fail(batch, SourceError(f"openalex: unexpected response shape ({error})"))
             return answered, result
-        index = RecordIndex(record for work in works if (record := self.parse_work(work)))
+        index = RecordIndex(self.parse_all(works, self.parse_work))
         for query in batch:
             record = index.find(query)
             if record is not None:
                 result.records[query.paper_id] = record
         return answered, result
+
+    def resolve(self, identifier: Identifier) -> list[PaperRecord]:
+        if identifier.kind == OPENALEX:  # the single-work endpoint (free of list credits)
+            work = self.get_json(
+                f"{WORKS_PATH}/{identifier.value}",
+                params=self._params(select=SELECT),
+                missing_ok=True,
+            )
+            return self.parse_all([work] if work else [], self.parse_work)
+        if identifier.kind == DOI:
+            value = f"doi:{identifier.value}"
+        elif identifier.kind == ARXIV:  # arXiv registers DOIs for its papers: 10.48550/arXiv.<id>
+            value = f"doi:10.48550/arxiv.{identifier.value}"
+        elif identifier.kind == TITLE:
+            value = f'title.search:"{_phrase(identifier.value)}"'
+            if identifier.year:
+                value += f",publication_year:{identifier.year - 1}-{identifier.year + 1}"
+        else:
+            return []
+        data = self.get_json(
+            WORKS_PATH, params=self._params(filter=value, select=SELECT, **{"per-page": 10})
+        )
+        try:
+            works = data["results"]
+        except (KeyError, TypeError) as error:
+            raise SourceError(f"openalex: unexpected response shape ({error})") from error
+        return self.parse_all(works if isinstance(works, list) else [], self.parse_work)
 
     def parse_work(self, work: dict[str, Any]) -> PaperRecord | None:
         if not isinstance(work, dict):
@@ -127,6 +162,11 @@ class OpenAlexSource(Source):
         authors = []
         for authorship in work.get("authorships") or []:
             author = authorship.get("author") or {}
+            name = clean_person_name(
+                author.get("display_name") or authorship.get("raw_author_name")
+            )
+            if not name:
+                continue
             institutions = tuple(
                 clean_text(inst.get("display_name"))
                 for inst in authorship.get("institutions") or []
@@ -134,9 +174,7 @@ class OpenAlexSource(Source):
             ) or tuple(clean_text(raw) for raw in authorship.get("raw_affiliation_strings") or [])
             authors.append(
                 AuthorRecord(
-                    name=clean_person_name(
-                        author.get("display_name") or authorship.get("raw_author_name")
-                    ),
+                    name=name,
                     orcid=bare_orcid(author.get("orcid")),
                     affiliations=institutions,
                 )
@@ -151,6 +189,9 @@ class OpenAlexSource(Source):
             links.append(("Publisher", location["landing_page_url"]))
         if location.get("pdf_url"):
             links.append(("PDF", location["pdf_url"]))
+        doi = bare_doi(work.get("doi"))
+        if doi.startswith("10.48550/arxiv."):  # arXiv's own DOI names the preprint
+            ids["arxiv_id"] = doi.removeprefix("10.48550/arxiv.")
         for other in work.get("locations") or []:
             url = (other or {}).get("landing_page_url") or ""
             if "arxiv.org/abs/" in url:
@@ -163,10 +204,13 @@ class OpenAlexSource(Source):
             if isinstance(work.get("publication_year"), int)
             else None,
             authors=authors,
-            doi=bare_doi(work.get("doi")),
+            doi=doi,
             ids=ids,
-            abstract=clean_text(abstract_from_inverted_index(work.get("abstract_inverted_index"))),
+            abstract=clean_abstract(
+                abstract_from_inverted_index(work.get("abstract_inverted_index"))
+            ),
             links=links,
+            venue=clean_text((location.get("source") or {}).get("display_name")),
             is_preprint=work.get("type") == "preprint",
         )
 

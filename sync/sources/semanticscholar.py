@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..conf import sync_setting
+from ..identifiers import ARXIV, DOI, SEMANTIC_SCHOLAR, Identifier
 from ..matching import RecordIndex, best_match
-from ..text import bare_doi, clean_person_name, clean_text, clean_title
+from ..text import bare_doi, clean_abstract, clean_person_name, clean_text, clean_title
 from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, chunks
 
 BATCH_PATH = "/graph/v1/paper/batch"
@@ -78,7 +79,8 @@ class SemanticScholarSource(Source):
             result.fail(batch, error)
             return result
         for query, paper in zip(batch, data, strict=True):
-            record = self.parse_paper(paper)  # None for the `null` of an unknown id
+            found = self.parse_all([paper], self.parse_paper)  # none for an unknown id's `null`
+            record = found[0] if found else None
             if record is not None and (record.doi == query.doi or best_match(query, [record])):
                 result.records[query.paper_id] = record
         return result
@@ -111,7 +113,7 @@ class SemanticScholarSource(Source):
                 raise SourceError(
                     f"semanticscholar: unexpected response shape ({error})"
                 ) from error
-            records += filter(None, map(self.parse_paper, papers or []))
+            records += self.parse_all(papers or [], self.parse_paper)
             if not token:
                 break
             params = {**params, "token": token}
@@ -130,10 +132,24 @@ class SemanticScholarSource(Source):
         except (SourceError, AttributeError) as error:
             result.fail([query], error)
             return result
-        record = best_match(query, filter(None, map(self.parse_paper, papers)))
+        record = best_match(query, self.parse_all(papers, self.parse_paper))
         if record is not None:
             result.records[query.paper_id] = record
         return result
+
+    def resolve(self, identifier: Identifier) -> list[PaperRecord]:
+        # Titles are left to DBLP and Crossref: this source allows one request a second.
+        prefix = {DOI: "DOI:", ARXIV: "ARXIV:", SEMANTIC_SCHOLAR: ""}.get(identifier.kind)
+        if prefix is None:
+            return []
+        data = self.get_json(
+            BATCH_PATH,
+            method="POST",
+            params={"fields": FIELDS},
+            body={"ids": [f"{prefix}{identifier.value}"]},
+            headers=self._headers(),
+        )
+        return self.parse_all(data if isinstance(data, list) else [], self.parse_paper)
 
     def parse_paper(self, paper: dict[str, Any] | None) -> PaperRecord | None:
         if not isinstance(paper, dict):
@@ -160,13 +176,13 @@ class SemanticScholarSource(Source):
             raw_title=str(paper.get("title")),
             year=paper.get("year") if isinstance(paper.get("year"), int) else None,
             authors=[
-                AuthorRecord(name=clean_person_name(a.get("name")))
+                AuthorRecord(name=name)
                 for a in paper.get("authors") or []
-                if isinstance(a, dict)
+                if isinstance(a, dict) and (name := clean_person_name(a.get("name")))
             ],
             doi=bare_doi(external.get("DOI")),
             ids=ids,
-            abstract=clean_text(paper.get("abstract")),
+            abstract=clean_abstract(paper.get("abstract")),
             links=links,
             venue=venue,
             is_preprint=venue.lower() in {"arxiv", "arxiv.org"}

@@ -4,8 +4,10 @@ Envelopes and paging follow each API's documentation (and the recorded responses
 tests/fixtures/): DBLP `/search/publ/api` (`q`, `h`, `f`; a single hit comes as an object, no
 `hit` key when nothing matched), Crossref `/works` (`filter=doi:A,doi:B` ORed, date filters,
 `query.bibliographic`, `rows`, `select`), OpenAlex `/works` (`filter=doi:A|B`,
-`title.search:"phrase" OR "phrase"`, `publication_year:A-B`, `per-page`, `page`, `select`) and
-Semantic Scholar `/graph/v1` (`POST paper/batch` with `null` for unknown ids and at most 500 ids,
+`title.search:"phrase" OR "phrase"`, `publication_year:A-B`, `per-page`, `page`, `select`; and
+`/works/<W id>`, one work) and
+Semantic Scholar `/graph/v1` (`POST paper/batch` with `null` for unknown ids, `DOI:` and `ARXIV:`
+ids, and at most 500 ids,
 `paper/search/match` answering 404 when nothing matches, `paper/search/bulk` with `venue`,
 `year`, 1,000 papers a call and a continuation `token`). Searches match on whole words, as the
 real engines do after tokenising; ranking is not imitated.
@@ -165,6 +167,12 @@ def _openalex_filters(value: str) -> list[tuple[str, str]] | None:
 
 
 def openalex(catalog: Catalog, method: str, path: str, query: dict, body: bytes) -> Answer:
+    single = re.fullmatch(r"/works/(W\d+)", path, re.IGNORECASE)
+    if single:  # the single-work endpoint: the Work object itself, or 404
+        work = catalog.openalex_by_id.get(single.group(1).upper())
+        if work is None:
+            return 404, {"error": "Not found", "message": f"{single.group(1)} not found"}
+        return 200, _select(work, _param(query, "select"))
     if path != "/works":
         return 404, {"error": "not found"}
     filters = _openalex_filters(_param(query, "filter"))
@@ -226,7 +234,7 @@ def semanticscholar(catalog: Catalog, method: str, path: str, query: dict, body:
             return 400, {"error": "Unacceptable request body"}
         if len(ids) > 500:
             return 400, {"error": "Batch size too large: at most 500 ids"}
-        wanted = [i if not i.upper().startswith("DOI:") else "DOI:" + bare_doi(i[4:]) for i in ids]
+        wanted = [_s2_id(i) for i in ids]
         papers = [catalog.s2_by_id.get(i) for i in wanted]
         return 200, [_select(p, fields, ("paperId",)) if p else None for p in papers]
     if path == "/graph/v1/paper/search/match":
@@ -255,6 +263,16 @@ def semanticscholar(catalog: Catalog, method: str, path: str, query: dict, body:
             answer["token"] = str(start + BULK_PAGE)
         return 200, answer
     return 404, {"error": "Not found"}
+
+
+def _s2_id(value: str) -> str:
+    """Semantic Scholar's ids as its batch endpoint reads them: prefixes in any case."""
+    prefix, sep, rest = value.partition(":")
+    if sep and prefix.upper() == "DOI":
+        return "DOI:" + bare_doi(rest)
+    if sep and prefix.upper() == "ARXIV":
+        return "ARXIV:" + rest.lower()
+    return value
 
 
 HANDLERS = {

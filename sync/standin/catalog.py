@@ -48,6 +48,9 @@ class Catalog:
         for work in self.openalex:
             if work.get("doi"):
                 self.openalex_by_doi[bare_doi(work["doi"])].append(work)
+        self.openalex_by_id = {
+            str(w.get("id", "")).rsplit("/", 1)[-1].upper(): w for w in self.openalex
+        }
         self.openalex_words = [(words(w.get("title")), w) for w in self.openalex]
         self.s2_by_id: dict[str, dict] = {}
         self.s2_by_venue: dict[str, list[dict]] = defaultdict(list)
@@ -56,6 +59,9 @@ class Catalog:
             doi = (paper.get("externalIds") or {}).get("DOI")
             if doi:
                 self.s2_by_id["DOI:" + bare_doi(doi)] = paper
+            arxiv = (paper.get("externalIds") or {}).get("ArXiv")
+            if arxiv:
+                self.s2_by_id["ARXIV:" + str(arxiv).lower()] = paper
             self.s2_by_venue[words(paper.get("venue"))].append(paper)
         self.s2_words = [(words(p.get("title")), p) for p in self.semanticscholar]
         self.dblp_words = [

@@ -41,3 +41,18 @@ def recorded_catalog() -> Catalog:
         openalex=list(openalex.values()),
         semanticscholar=[{k: v for k, v in p.items() if k != "matchScore"} for p in s2],
     )
+
+
+def lookup_catalog() -> Catalog:
+    """The recorded catalog and the papers an editor looks up (tests/sync/test_lookup.py):
+    ones the seed does not have, in tables of contents, searches and the other sources."""
+    catalog = recorded_catalog()
+    for hit in _hits("dblp/lookup_tocs.json"):
+        venue = hit["info"]["key"].split("/")[1]
+        catalog.dblp.setdefault(f"conf/{venue}/{venue}{hit['info']['year']}", []).append(hit)
+    catalog.dblp_other += _hits("dblp/lookup_search.json")
+    catalog.crossref += load("crossref/works_lookup.json")["message"]["items"]
+    catalog.openalex += load("openalex/works_lookup.json")["results"]
+    catalog.semanticscholar += load("semanticscholar/batch_lookup.json")
+    catalog.index()
+    return catalog

@@ -62,3 +62,20 @@ def test_one_source_only(upstream):
 def test_bad_arguments_are_named(args, message):
     with pytest.raises(CommandError, match=message.replace("(", r"\(").replace(")", r"\)")):
         run(*args)
+
+
+def test_an_unreadable_record_is_skipped_and_counted_and_the_rest_synced(upstream):
+    def break_one_hit(source, data):
+        if source == "dblp":
+            hits = data["result"]["hits"].get("hit")
+            hits = hits if isinstance(hits, list) else [hits]
+            hits.append({"info": {"title": "Unreadable.", "authors": "A Bare String"}})
+            data["result"]["hits"]["hit"] = hits
+        return data
+
+    upstream.transform = break_one_hit
+    out, _ = run("--paper", "ByteScale", "--paper", "Swing")
+    table = summary(out)
+    assert table["unreadable records from dblp"] == 2  # one in each table of contents
+    assert table["papers matched"] == table["papers changed"] == 2
+    assert table["errors"] == 0

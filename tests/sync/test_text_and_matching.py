@@ -4,7 +4,7 @@ import pytest
 
 from sync.matching import RecordIndex, best_match, normalize_title
 from sync.sources.base import AuthorRecord, PaperQuery, PaperRecord
-from sync.text import bare_doi, bare_orcid, clean_person_name, clean_text, clean_title
+from sync.text import bare_doi, bare_orcid, clean_person_name, clean_text, dblp_title
 
 
 @pytest.mark.parametrize(
@@ -24,7 +24,7 @@ def test_clean_text(raw, plain):
 
 
 def test_dblp_conventions_are_undone():
-    assert clean_title("Swing: Short-cutting Rings for Higher Bandwidth Allreduce.") == (
+    assert dblp_title("Swing: Short-cutting Rings for Higher Bandwidth Allreduce.") == (
         "Swing: Short-cutting Rings for Higher Bandwidth Allreduce"
     )
     assert clean_person_name("Wei Wang 0001") == "Wei Wang"

@@ -117,6 +117,7 @@ class Command(BaseCommand):
         total.fields += outcome.fields
         total.skipped += outcome.skipped
         total.requests.update(outcome.requests)
+        total.records_skipped.update(outcome.records_skipped)
         total.errors += outcome.errors[: max(0, ERRORS_SHOWN - len(total.errors))]
         self.error_count += len(outcome.errors)
         if verbose:
@@ -133,6 +134,10 @@ class Command(BaseCommand):
             *(
                 (_("requests to %(source)s") % {"source": name}, count)
                 for name, count in sorted(total.requests.items())
+            ),
+            *(
+                (_("unreadable records from %(source)s") % {"source": name}, count)
+                for name, count in sorted(total.records_skipped.items())
             ),
             (_("errors"), self.error_count),
         ]
