@@ -15,10 +15,9 @@ from celery import Celery
 from django.conf import settings
 from django.core.management import call_command
 
-from sync.politeness import reset_breakers, reset_pacing, reset_pauses
-from sync.standin import Upstream, pointed_at
 from tests.seed_snapshot import restore_database, serialize_database
 from tests.sync.recorded import lookup_catalog
+from tests.upstream import serving_upstream
 from tests.workers import REDIS_URL, Workers
 
 SMOKE_NOT_RUN = pytest.StashKey[int]()
@@ -135,10 +134,4 @@ def default_language():
 @pytest.fixture
 def lookup_upstream(settings):
     """The local stand-in upstream with the papers editors look up (recorded.lookup_catalog)."""
-    reset_pacing()
-    reset_breakers()
-    reset_pauses()
-    with Upstream(lookup_catalog()) as server:
-        settings.SYNC_SOURCES = pointed_at(server, settings.SYNC_SOURCES)
-        yield server
-    reset_breakers()
+    yield from serving_upstream(lookup_catalog(), settings)

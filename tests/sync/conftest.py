@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sync.politeness import reset_breakers, reset_pacing, reset_pauses
 from sync.sources import dummy
-from sync.standin import SOURCES, Upstream, pointed_at
+from sync.standin import SOURCES
+from tests.upstream import fresh_politeness_state, serving_upstream
 from tests.workers import RedisServer, free_port
 
 from .recorded import recorded_catalog
@@ -15,13 +15,14 @@ from .recorded import recorded_catalog
 @pytest.fixture
 def upstream(settings):
     """A running local upstream; every source's base URL points at it."""
-    reset_pacing()
-    reset_breakers()
-    reset_pauses()
-    with Upstream(recorded_catalog()) as server:
-        settings.SYNC_SOURCES = pointed_at(server, settings.SYNC_SOURCES)
-        yield server
-    reset_breakers()
+    yield from serving_upstream(recorded_catalog(), settings)
+
+
+@pytest.fixture
+def fresh_politeness():
+    """For tests of the source clients themselves: no pacing or breaker state across tests."""
+    with fresh_politeness_state():
+        yield
 
 
 @pytest.fixture

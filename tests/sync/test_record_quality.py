@@ -4,9 +4,8 @@ import pytest
 import responses
 
 from sync.fetching import Fetch
-from sync.politeness import reset_breakers, reset_pacing, reset_pauses
-from sync.sources import get_sources
 from sync.sources.base import PaperQuery
+from tests.upstream import source
 
 from .recorded import load
 
@@ -19,17 +18,7 @@ PLANT = PaperQuery(
 )
 
 
-@pytest.fixture(autouse=True)
-def _fresh_politeness():
-    reset_pacing()
-    reset_breakers()
-    reset_pauses()
-    yield
-    reset_breakers()
-
-
-def source(name):
-    return get_sources([name])[0]
+pytestmark = pytest.mark.usefixtures("fresh_politeness")
 
 
 @responses.activate

@@ -6,10 +6,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import responses
 
-from sync.politeness import reset_breakers, reset_pacing, reset_pauses
-from sync.sources import get_sources
 from sync.sources.base import PaperQuery
 from sync.sources.openalex import abstract_from_inverted_index
+from tests.upstream import source
 
 from .recorded import FIXTURES, load
 
@@ -43,17 +42,7 @@ SIBLING = PaperQuery(  # asked for in the same DOI batch as ByteScale
 )
 
 
-@pytest.fixture(autouse=True)
-def _fresh_politeness():
-    reset_pacing()
-    reset_breakers()
-    reset_pauses()
-    yield
-    reset_breakers()
-
-
-def source(name):
-    return get_sources([name])[0]
+pytestmark = pytest.mark.usefixtures("fresh_politeness")
 
 
 @responses.activate
