@@ -126,7 +126,9 @@ def parse_tbx(data: bytes) -> list[TermRow]:
     try:
         root = SafeET.fromstring(data)
     except Exception as error:  # defusedxml raises its own and ElementTree's errors
-        raise GlossaryImportError(_("The file is not valid TBX: %(error)s") % {"error": error})
+        raise GlossaryImportError(
+            _("The file is not valid TBX: %(error)s") % {"error": error}
+        ) from error
     if root.tag != "martif":
         raise GlossaryImportError(_("The file is not TBX: its root element is not <martif>."))
     rows = []
@@ -205,5 +207,7 @@ def parse(filename: str, data: bytes) -> list[TermRow]:
         try:
             return parse_csv(data.decode("utf-8-sig"))
         except UnicodeDecodeError as error:
-            raise GlossaryImportError(_("The CSV is not UTF-8: %(error)s") % {"error": error})
+            raise GlossaryImportError(
+                _("The CSV is not UTF-8: %(error)s") % {"error": error}
+            ) from error
     raise GlossaryImportError(_("Upload a .csv or .tbx file."))

@@ -103,8 +103,8 @@ def terminology_in_translation_editor(request, page):
                 messages.warning(
                     request,
                     ngettext(
-                        "This translation has %(count)d glossary warning; publishing is not blocked.",
-                        "This translation has %(count)d glossary warnings; publishing is not blocked.",
+                        "%(count)d glossary warning; publishing is not blocked.",
+                        "%(count)d glossary warnings; publishing is not blocked.",
                         count,
                     )
                     % {"count": count},
