@@ -1,8 +1,8 @@
 """The terminology check: each glossary term in the English must appear as its Chinese term.
 
-Published pages are checked page against page (the English live page's translatable text
-against its translation's); a translation about to be published is checked segment by segment
-from the translator's strings. Both report the same two kinds of violation.
+Checked segment by segment: a published page's English against its live translation (as
+wagtail-localize extracts each), and a translation about to be published from the translator's
+strings. Both report the same two kinds of violation.
 """
 
 from collections.abc import Iterable, Iterator
@@ -50,23 +50,47 @@ def violations_in(english: str, chinese: str, terms: list[Term]) -> Iterator[tup
     for term in terms_in(english, terms):
         if not contains_chinese(chinese, term.chinese):
             yield MISSING, term, ""
+    yield from forbidden_in(chinese, terms)
+
+
+def forbidden_in(chinese: str, terms: list[Term]) -> Iterator[tuple[str, Term, str]]:
+    """Forbidden variants used in `chinese`; one inside a longer one found is not repeated."""
     used = plain_text(chinese)
-    reported = set()
-    for term in terms:
-        for variant in term.forbidden:
-            if variant in used and variant not in reported and term.chinese not in variant:
-                reported.add(variant)
-                yield FORBIDDEN, term, variant
+    variants = sorted(
+        ((variant, term) for term in terms for variant in term.forbidden if variant in used),
+        key=lambda item: -len(item[0]),
+    )
+    reported: list[str] = []
+    for variant, term in variants:
+        if not any(variant in longer for longer in reported):
+            reported.append(variant)
+            yield FORBIDDEN, term, variant
 
 
-def page_text(page: Page) -> str:
-    """The translatable text of a page, as wagtail-localize extracts it for translators."""
-    strings = [
-        segment.string.data
-        for segment in extract_segments(page.specific)
-        if isinstance(segment, StringSegmentValue)
-    ]
-    return "\n".join(plain_text(text) for text in strings)
+def segments_by_path(page: Page) -> dict[str, list[str]]:
+    """The page's translatable strings, as wagtail-localize extracts them, by field path."""
+    found: dict[str, list[str]] = {}
+    for segment in extract_segments(page.specific):
+        if isinstance(segment, StringSegmentValue):
+            found.setdefault(segment.path, []).append(plain_text(segment.string.data))
+    return found
+
+
+def paired_text(source: Page, translated: Page) -> list[tuple[str, str]]:
+    """(English, translation) per segment: same field path, same position within it.
+
+    A translation keeps its source's field paths (block ids included); where a field has a
+    different number of segments, its texts are compared as a whole.
+    """
+    english, chinese = segments_by_path(source), segments_by_path(translated)
+    pairs = []
+    for path, texts in english.items():
+        theirs = chinese.get(path, [])
+        if len(theirs) == len(texts):
+            pairs.extend(zip(texts, theirs, strict=True))
+        else:
+            pairs.append(("\n".join(texts), "\n".join(theirs)))
+    return pairs
 
 
 def check_page(page: Page, terms: list[Term] | None = None) -> list[Violation]:
@@ -79,10 +103,13 @@ def check_page(page: Page, terms: list[Term] | None = None) -> list[Violation]:
     )
     if source is None:
         return []
-    return [
-        Violation(page.pk, page.title, kind, term, found)
-        for kind, term, found in violations_in(page_text(source), page_text(page), terms)
-    ]
+    found: dict[tuple[str, str, str], Violation] = {}
+    for english, chinese in paired_text(source, page):
+        for kind, term, variant in violations_in(english, chinese, terms):
+            found.setdefault(
+                (kind, term.english, variant), Violation(page.pk, page.title, kind, term, variant)
+            )
+    return list(found.values())
 
 
 def translated_pages(language_code: str = TARGET_LANGUAGE) -> Iterable[Page]:
