@@ -12,8 +12,8 @@ import threading
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Max
 from rapidfuzz import fuzz, process, utils
 from wagtail.models import Locale, Page
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
@@ -21,6 +21,8 @@ from wagtail_localize.models import StringSegment, StringTranslation, Translatio
 from .models import MemoryEntry
 
 DEFAULT_FUZZY_THRESHOLD = 75.0
+# Bumped on every write to the memory; each process's fuzzy index reloads when it changes.
+VERSION_KEY = "terminology:memory-version"
 
 
 def fuzzy_threshold() -> float:
@@ -83,12 +85,28 @@ def record_published(page: Page) -> int:
         )
     MemoryEntry.objects.filter(page_id=page.pk, locale_id=page.locale_id).delete()
     MemoryEntry.objects.bulk_create(entries.values())
+    memory_changed()
     return len(entries)
 
 
 def forget_page(page: Page) -> None:
     """Unpublished or deleted: its translations are no longer published text."""
     MemoryEntry.objects.filter(page_id=page.pk).delete()
+    memory_changed()
+
+
+def memory_changed() -> None:
+    """Tell every process's fuzzy index to reload (now and again once the write commits)."""
+
+    def bump() -> None:
+        cache.add(VERSION_KEY, 0, timeout=None)
+        try:
+            cache.incr(VERSION_KEY)
+        except ValueError:  # evicted between add and incr
+            cache.set(VERSION_KEY, 1, timeout=None)
+
+    bump()
+    transaction.on_commit(bump)
 
 
 def rebuild(locale: Locale | None = None) -> int:
@@ -123,13 +141,8 @@ class FuzzyIndex:
         self.processed: list[str] = []
         self.best: list[tuple[str, int]] = []  # (target, page id) per source
 
-    def current_stamp(self):
-        return MemoryEntry.objects.filter(locale_id=self.locale_id).aggregate(
-            count=Count("pk"), latest=Max("published_at")
-        )
-
     def refresh(self) -> None:
-        stamp = self.current_stamp()
+        stamp = cache.get(VERSION_KEY, 0)
         if stamp == self.stamp:
             return
         latest: dict[str, tuple[str, int]] = {}
