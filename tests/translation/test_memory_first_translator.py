@@ -51,7 +51,9 @@ def test_deepl_without_a_glossary_gets_the_terms_already_translated(locales):
         DEEPL_URL,
         json={"translations": [{"detected_source_language": "EN", "text": "壅塞控制很難。"}]},
     )
-    translator = MemoryFirstTranslator({"MACHINE": {"CLASS": DEEPL, "OPTIONS": {"AUTH_KEY": "k:fx"}}})
+    translator = MemoryFirstTranslator(
+        {"MACHINE": {"CLASS": DEEPL, "OPTIONS": {"AUTH_KEY": "k:fx"}}}
+    )
 
     translator.translate(*locales, [StringValue("Congestion control is hard.")])
 
@@ -69,3 +71,36 @@ def test_without_a_machine_only_the_memory_answers(locales, digest_en, digest_zh
     assert result == {known: (StringValue(digest_zh.summary), "memory")}
     assert translator.can_translate(*locales)
     assert str(translator.display_name) == "translation memory"
+
+
+@responses.activate
+def test_the_glossary_is_pushed_to_deepl_as_tsv(settings, capsys):
+    from urllib.parse import parse_qs
+
+    from django.core.management import call_command
+
+    from cms.terminology.models import GlossaryTerm
+
+    settings.DEEPL_AUTH_KEY = "k:fx"
+    # DeepL's v2 answer to POST /v2/glossaries (developers.deepl.com, "Manage glossaries").
+    responses.post(
+        "https://api-free.deepl.com/v2/glossaries",
+        status=201,
+        json={
+            "glossary_id": "def3a26b-3e84-45b3-84ae-0c0aaf3525f7",
+            "name": "Research digests EN-ZH",
+            "ready": True,
+            "source_lang": "en",
+            "target_lang": "zh",
+            "creation_time": "2026-12-05T08:00:00.000000Z",
+            "entry_count": GlossaryTerm.objects.count(),
+        },
+    )
+
+    call_command("push_glossary_to_deepl")
+
+    sent = parse_qs(responses.calls[0].request.body)
+    assert sent["entries_format"] == ["tsv"] and sent["target_lang"] == ["zh"]
+    assert "congestion control\t壅塞控制" in sent["entries"][0].split("\n")
+    assert len(sent["entries"][0].split("\n")) == GlossaryTerm.objects.count()
+    assert "DEEPL_GLOSSARY_ID=def3a26b-3e84-45b3-84ae-0c0aaf3525f7" in capsys.readouterr().out
