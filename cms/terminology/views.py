@@ -34,6 +34,13 @@ VIEW_PERMISSION = "terminology.view_glossaryterm"
 IMPORT_PERMISSIONS = ("terminology.add_glossaryterm", "terminology.change_glossaryterm")
 
 
+class AdminScreen(WagtailAdminTemplateMixin):
+    """Wagtail's page furniture, the screen's own title last in the breadcrumbs."""
+
+    def get_breadcrumbs_items(self):
+        return [*self.breadcrumbs_items, {"url": "", "label": self.get_page_title()}]
+
+
 def untranslated_segments(translation: Translation) -> dict:
     """{StringValue: [(string id, context id)]} of the segments with no translation yet."""
     taken = set(
@@ -111,7 +118,7 @@ def machine_translate(request, translation_id: int):
     return redirect(get_valid_next_url_from_request(request) or reverse("wagtailadmin_home"))
 
 
-class PageMemoryView(WagtailAdminTemplateMixin, TemplateView):
+class PageMemoryView(AdminScreen, TemplateView):
     """For a page being translated: each segment's fuzzy matches and glossary terms."""
 
     template_name = "terminology/page_memory.html"
@@ -174,7 +181,7 @@ class PageMemoryView(WagtailAdminTemplateMixin, TemplateView):
         return context
 
 
-class TerminologyReportView(WagtailAdminTemplateMixin, TemplateView):
+class TerminologyReportView(AdminScreen, TemplateView):
     """Every live zh-hant page whose translation departs from the glossary."""
 
     template_name = "terminology/report.html"
@@ -235,7 +242,7 @@ class GlossaryImportForm(forms.Form):
         return upload
 
 
-class GlossaryImportView(WagtailAdminTemplateMixin, FormView):
+class GlossaryImportView(AdminScreen, FormView):
     template_name = "terminology/import.html"
     form_class = GlossaryImportForm
     page_title = _("Import glossary")
