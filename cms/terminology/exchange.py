@@ -8,7 +8,8 @@ one `termEntry` per term, an English `langSet` and a zh-Hant one, the Chinese te
 `preferredTerm-admn-sts` and each forbidden variant `deprecatedTerm-admn-sts`, the note as
 `note`, the case rule as a `termNote` of type `x-caseSensitive`. The maintained TBX readers in
 Python come with a whole localisation toolkit (translate-toolkit) for the dozen elements we use.
-Uploads are parsed with defusedxml, so an entity bomb or external entity is refused.
+Uploads are parsed with defusedxml, so an entity bomb or external entity is refused. TBX v3
+files (`tbx`, `conceptEntry`, `langSec`, `termSec`, as Weblate and others export) are read too.
 
 An import validates every row before it writes any, and names the row and what is wrong; then
 it adds new terms and updates existing ones (matched by English term); it deletes nothing.
@@ -122,29 +123,49 @@ def export_tbx(terms) -> bytes:
     return ET.tostring(martif, encoding="utf-8", xml_declaration=True)
 
 
+def local_name(element) -> str:
+    return element.tag.rsplit("}", 1)[-1]
+
+
+def descendants(element, *names: str):
+    return [child for child in element.iter() if local_name(child) in names]
+
+
+def first_text(element, *names: str) -> str:
+    found = descendants(element, *names)
+    return (found[0].text or "").strip() if found else ""
+
+
 def parse_tbx(data: bytes) -> list[TermRow]:
+    """TBX-Basic as we write it (TBX v2, `martif`), and TBX v3 (`tbx`, `conceptEntry`) too."""
     try:
         root = SafeET.fromstring(data)
     except Exception as error:  # defusedxml raises its own and ElementTree's errors
         raise GlossaryImportError(
             _("The file is not valid TBX: %(error)s") % {"error": error}
         ) from error
-    if root.tag != "martif":
-        raise GlossaryImportError(_("The file is not TBX: its root element is not <martif>."))
+    if local_name(root) not in ("martif", "tbx"):
+        raise GlossaryImportError(
+            _("The file is not TBX: its root element is neither <martif> nor <tbx>.")
+        )
     rows = []
-    for number, entry in enumerate(root.iter("termEntry"), start=1):
-        row = TermRow(english="", chinese="", note=(entry.findtext("note") or "").strip())
+    entries = descendants(root, "termEntry", "conceptEntry")
+    for number, entry in enumerate(entries, start=1):
+        notes = [n for n in entry if local_name(n) == "note"]
+        row = TermRow(english="", chinese="", note=(notes[0].text or "").strip() if notes else "")
         forbidden = []
-        for lang_set in entry.iter("langSet"):
+        for lang_set in descendants(entry, "langSet", "langSec"):
             lang = (lang_set.get(XML_LANG) or "").lower()
-            for tig in lang_set.iter("tig"):
-                term = (tig.findtext("term") or "").strip()
-                notes = {n.get("type"): (n.text or "").strip() for n in tig.iter("termNote")}
+            for group in descendants(lang_set, "tig", "ntig", "termSec"):
+                term = first_text(group, "term")
+                kinds = {
+                    n.get("type"): (n.text or "").strip() for n in descendants(group, "termNote")
+                }
                 if lang.startswith("en"):
                     row.english = term
-                    row.case_sensitive = notes.get("x-caseSensitive") == "true"
+                    row.case_sensitive = kinds.get("x-caseSensitive") == "true"
                 elif lang.startswith("zh"):
-                    if notes.get("administrativeStatus") == DEPRECATED:
+                    if kinds.get("administrativeStatus") == DEPRECATED:
                         forbidden.append(term)
                     elif not row.chinese:
                         row.chinese = term

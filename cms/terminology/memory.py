@@ -9,11 +9,13 @@ when the entries change.
 
 import hashlib
 import threading
+import uuid
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Max
 from rapidfuzz import fuzz, process, utils
 from wagtail.models import Locale, Page
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
@@ -96,14 +98,14 @@ def forget_page(page: Page) -> None:
 
 
 def memory_changed() -> None:
-    """Tell every process's fuzzy index to reload (now and again once the write commits)."""
+    """Tell every process's fuzzy index to reload (now and again once the write commits).
+
+    The version is a fresh random token, not a counter: a counter restarting after the cache
+    is cleared could meet an index's old number and leave it stale.
+    """
 
     def bump() -> None:
-        cache.add(VERSION_KEY, 0, timeout=None)
-        try:
-            cache.incr(VERSION_KEY)
-        except ValueError:  # evicted between add and incr
-            cache.set(VERSION_KEY, 1, timeout=None)
+        cache.set(VERSION_KEY, uuid.uuid4().hex, timeout=None)
 
     bump()
     transaction.on_commit(bump)
@@ -136,14 +138,17 @@ class FuzzyIndex:
 
     def __init__(self, locale_id: int):
         self.locale_id = locale_id
-        self.stamp = None
+        self.stamp: tuple | None = None
+        self.loaded = False
         self.sources: list[str] = []
         self.processed: list[str] = []
         self.best: list[tuple[str, int]] = []  # (target, page id) per source
 
     def refresh(self) -> None:
-        stamp = cache.get(VERSION_KEY, 0)
-        if stamp == self.stamp:
+        # The newest row too: a write rolled back after this process read it leaves the token
+        # as it was, but takes its rows away. (One index lookup, whatever the table's size.)
+        stamp = (cache.get(VERSION_KEY), MemoryEntry.objects.aggregate(newest=Max("pk"))["newest"])
+        if self.loaded and stamp == self.stamp:
             return
         latest: dict[str, tuple[str, int]] = {}
         rows = (
@@ -156,7 +161,7 @@ class FuzzyIndex:
         self.sources = list(latest)
         self.processed = [utils.default_process(text) for text in self.sources]
         self.best = list(latest.values())
-        self.stamp = stamp
+        self.stamp, self.loaded = stamp, True
 
     def search(self, text: str, *, limit: int, threshold: float) -> list[MemoryMatch]:
         self.refresh()

@@ -118,3 +118,23 @@ def test_editors_may_not_import(client, editor):
 def test_parse_rejects_non_utf8_csv():
     with pytest.raises(exchange.GlossaryImportError, match="not UTF-8"):
         exchange.parse("t.csv", "english,chinese\nx,佇列\n".encode("big5"))
+
+
+def test_a_tbx_v3_file_is_read_too():
+    data = """<?xml version="1.0" encoding="UTF-8"?>
+<tbx type="TBX-Basic" style="dca" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2">
+  <tbxHeader><fileDesc><sourceDesc><p>Exported glossary</p></sourceDesc></fileDesc></tbxHeader>
+  <text><body>
+    <conceptEntry id="c1">
+      <langSec xml:lang="en"><termSec><term>queue pair</term></termSec></langSec>
+      <langSec xml:lang="zh-Hant">
+        <termSec><term>佇列對</term>
+          <termNote type="administrativeStatus">preferredTerm-admn-sts</termNote></termSec>
+        <termSec><term>队列对</term>
+          <termNote type="administrativeStatus">deprecatedTerm-admn-sts</termNote></termSec>
+      </langSec>
+    </conceptEntry>
+  </body></text>
+</tbx>""".encode()
+    [row] = exchange.parse("glossary.tbx", data)
+    assert (row.english, row.chinese, row.forbidden) == ("queue pair", "佇列對", ("队列对",))

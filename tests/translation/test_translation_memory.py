@@ -132,3 +132,17 @@ def test_publishing_keeps_the_memory_current_and_unpublishing_forgets(
     page.unpublish()
     assert not MemoryEntry.objects.filter(page=page).exists()
     assert digest_en.summary not in memory.exact_matches(zh_locale, [digest_en.summary])
+
+
+def test_rebuild_records_every_live_translation_again(digest_en, digest_zh, zh_locale):
+    from django.core.management import call_command
+
+    count = MemoryEntry.objects.count()
+    MemoryEntry.objects.all().delete()
+    memory.memory_changed()
+    assert memory.fuzzy_matches(zh_locale, digest_en.summary) == []
+
+    call_command("rebuild_translation_memory", verbosity=0)
+
+    assert MemoryEntry.objects.count() == count
+    assert memory.fuzzy_matches(zh_locale, digest_en.summary)[0].target == digest_zh.summary
