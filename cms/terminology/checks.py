@@ -15,7 +15,8 @@ from wagtail_localize.models import StringSegment, StringTranslation, Translatio
 from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.segments.extract import extract_segments
 
-from .glossary import Term, contains_chinese, load_terms, plain_text, terms_in
+from .glossary import Term, contains_chinese, load_terms, plain_text, terms_in, variants_pattern
+from .models import MemoryEntry
 
 MISSING = "missing"
 FORBIDDEN = "forbidden"
@@ -54,17 +55,16 @@ def violations_in(english: str, chinese: str, terms: list[Term]) -> Iterator[tup
 
 
 def forbidden_in(chinese: str, terms: list[Term]) -> Iterator[tuple[str, Term, str]]:
-    """Forbidden variants used in `chinese`; one inside a longer one found is not repeated."""
-    used = plain_text(chinese)
-    variants = sorted(
-        ((variant, term) for term in terms for variant in term.forbidden if variant in used),
-        key=lambda item: -len(item[0]),
-    )
-    reported: list[str] = []
-    for variant, term in variants:
-        if not any(variant in longer for longer in reported):
-            reported.append(variant)
-            yield FORBIDDEN, term, variant
+    """Forbidden variants used in `chinese`, each once; one inside a longer one is not repeated."""
+    owners = {variant: term for term in terms for variant in term.forbidden}
+    if not owners:
+        return
+    reported: set[str] = set()
+    for match in variants_pattern(tuple(owners)).finditer(plain_text(chinese)):
+        variant = match.group()
+        if variant not in reported and owners[variant].chinese not in variant:
+            reported.add(variant)
+            yield FORBIDDEN, owners[variant], variant
 
 
 def segments_by_path(page: Page) -> dict[str, list[str]]:
@@ -126,6 +126,24 @@ def check_site(language_code: str = TARGET_LANGUAGE) -> list[Violation]:
     for page in translated_pages(language_code):
         found.extend(check_page(page, terms))
     return found
+
+
+def check_memory(language_code: str = TARGET_LANGUAGE) -> list[Violation]:
+    """The same check over the translation memory: the published segments, without extracting
+    every page again, so the report stays quick on a large site. `check_site` (the command)
+    reads the live pages themselves."""
+    terms = load_terms()
+    found: dict[tuple[int, str, str, str], Violation] = {}
+    entries = (
+        MemoryEntry.objects.filter(locale__language_code=language_code, page__live=True)
+        .order_by("page__path", "context")
+        .values_list("page_id", "page__title", "source_text", "target_text")
+    )
+    for page_id, title, english, chinese in entries.iterator(chunk_size=5000):
+        for kind, term, variant in violations_in(english, chinese, terms):
+            key = (page_id, kind, term.english, variant)
+            found.setdefault(key, Violation(page_id, title, kind, term, variant))
+    return list(found.values())
 
 
 def check_translation(translation: Translation, page: Page) -> list[Violation]:

@@ -29,10 +29,13 @@ class Term:
         )
 
 
-@lru_cache(maxsize=1024)
-def term_pattern(english: str, case_sensitive: bool) -> re.Pattern:
+@lru_cache(maxsize=16)
+def terms_pattern(englishes: tuple[str, ...], case_sensitive: bool) -> re.Pattern:
+    """All the terms in one alternation, longest first, so one scan finds them all."""
     flags = 0 if case_sensitive else re.IGNORECASE
-    return re.compile(r"(?<![\w-])" + re.escape(english) + r"(?:s|es)?(?![\w-])", flags)
+    ordered = sorted(englishes, key=lambda english: (-len(english), english))
+    alternatives = "|".join(re.escape(english) for english in ordered)
+    return re.compile(r"(?<![\w-])(?P<term>" + alternatives + r")(?:s|es)?(?![\w-])", flags)
 
 
 def load_terms() -> list[Term]:
@@ -41,21 +44,42 @@ def load_terms() -> list[Term]:
     return sorted(terms, key=lambda term: (-len(term.english), term.english.lower()))
 
 
+@lru_cache(maxsize=16)
+def variants_pattern(variants: tuple[str, ...]) -> re.Pattern:
+    """Every forbidden variant in one alternation, longest first."""
+    ordered = sorted(set(variants), key=lambda variant: (-len(variant), variant))
+    return re.compile("|".join(re.escape(variant) for variant in ordered))
+
+
 def plain_text(html_or_text: str) -> str:
-    return strip_tags(html_or_text)
+    """Segment text without its inline markup (rich text segments keep links and bold)."""
+    return strip_tags(html_or_text) if "<" in html_or_text else html_or_text
 
 
 def find_terms(text: str, terms: list[Term]) -> list[tuple[Term, int, int]]:
     """(term, start, end) of each term found in the English `text`, without overlaps."""
+    candidates = []
+    for case_sensitive in (False, True):
+        lookup = {
+            (term.english if case_sensitive else term.english.lower()): term
+            for term in terms
+            if term.case_sensitive == case_sensitive
+        }
+        if not lookup:
+            continue
+        pattern = terms_pattern(tuple(term.english for term in lookup.values()), case_sensitive)
+        for match in pattern.finditer(text):
+            key = match.group("term") if case_sensitive else match.group("term").lower()
+            candidates.append((lookup[key], match.start(), match.end()))
+    # Longer matches win where a case-sensitive and a case-insensitive term overlap.
+    candidates.sort(key=lambda item: (-(item[2] - item[1]), item[1]))
     taken: list[tuple[int, int]] = []
     found = []
-    for term in terms:
-        for match in term_pattern(term.english, term.case_sensitive).finditer(text):
-            start, end = match.span()
-            if any(start < t_end and t_start < end for t_start, t_end in taken):
-                continue
-            taken.append((start, end))
-            found.append((term, start, end))
+    for term, start, end in candidates:
+        if any(start < t_end and t_start < end for t_start, t_end in taken):
+            continue
+        taken.append((start, end))
+        found.append((term, start, end))
     return sorted(found, key=lambda item: item[1])
 
 

@@ -182,7 +182,7 @@ class PageMemoryView(AdminScreen, TemplateView):
 
 
 class TerminologyReportView(AdminScreen, TemplateView):
-    """Every live zh-hant page whose translation departs from the glossary."""
+    """Every live zh-hant page whose translation departs from the glossary (from the memory)."""
 
     template_name = "terminology/report.html"
     page_title = _("Terminology check")
@@ -195,7 +195,7 @@ class TerminologyReportView(AdminScreen, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        violations = checks.check_site()
+        violations = checks.check_memory()
         context.update(
             violations=[
                 {

@@ -96,3 +96,15 @@ def test_only_glossary_keepers_see_the_report(client, django_user_model):
     response = client.get(reverse("terminology_report"))
     assert response.status_code in (302, 403)
     assert "congestion control" not in response.content.decode()
+
+
+def test_the_report_and_the_command_agree_on_the_seed_and_after_a_change(odin_pages, zh_locale):
+    """The report reads the memory's published segments; the command, the live pages."""
+    assert checks.check_memory() == [] == checks.check_site()
+    en, zh = odin_pages
+    retranslate_summary(en, zh, zh_locale, "壅塞控制", VARIANT)
+
+    def keys(violations):
+        return sorted((v.page_id, v.kind, v.term.english, v.found) for v in violations)
+
+    assert keys(checks.check_memory()) == keys(checks.check_site()) != []
