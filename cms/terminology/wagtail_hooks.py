@@ -7,15 +7,49 @@ from django.utils.translation import gettext_lazy as _
 from wagtail import hooks
 from wagtail.admin import messages
 from wagtail.admin.menu import MenuItem
+from wagtail.admin.widgets import HeaderButton
 from wagtail.snippets.models import register_snippet
-from wagtail.snippets.views.snippets import SnippetViewSet
+from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
 
 from . import checks, memory, views
 from .models import GlossaryTerm
 
 
+class GlossaryIndexView(IndexView):
+    """The glossary listing, with its exchange formats and the check at hand."""
+
+    @property
+    def header_buttons(self):
+        buttons = [
+            *super().header_buttons,
+            HeaderButton(
+                _("Export TBX"),
+                url=reverse("terminology_glossary_export", args=["tbx"]),
+                icon_name="download",
+            ),
+            HeaderButton(
+                _("Export CSV"),
+                url=reverse("terminology_glossary_export", args=["csv"]),
+                icon_name="download",
+            ),
+            HeaderButton(
+                _("Terminology check"), url=reverse("terminology_report"), icon_name="list-ul"
+            ),
+        ]
+        if all(self.request.user.has_perm(name) for name in views.IMPORT_PERMISSIONS):
+            buttons.append(
+                HeaderButton(
+                    _("Import CSV or TBX"),
+                    url=reverse("terminology_glossary_import"),
+                    icon_name="upload",
+                )
+            )
+        return buttons
+
+
 class GlossaryTermViewSet(SnippetViewSet):
     model = GlossaryTerm
+    index_view_class = GlossaryIndexView
     icon = "wagtail-localize-language"
     menu_label = _("Glossary")
     menu_order = 210

@@ -138,3 +138,13 @@ def test_a_tbx_v3_file_is_read_too():
 </tbx>""".encode()
     [row] = exchange.parse("glossary.tbx", data)
     assert (row.english, row.chinese, row.forbidden) == ("queue pair", "佇列對", ("队列对",))
+
+
+def test_the_glossary_listing_offers_the_exchange_to_its_keepers(client, translator, editor):
+    url = reverse("wagtailsnippets_terminology_glossaryterm:list")
+    client.force_login(translator)
+    html = client.get(url).content.decode()
+    assert "congestion control" in html and "Export TBX" in html and "Import CSV or TBX" in html
+    client.force_login(editor)  # may look terms up, not change them
+    html = client.get(url).content.decode()
+    assert "congestion control" in html and "Import CSV or TBX" not in html
