@@ -7,7 +7,7 @@ MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate seed site admin-user roles browser messages compile-messages test test-sqlite lint format bench bench-tools clean deploy-tools smoke
+.PHONY: run install migrate seed site admin-user roles browser messages compile-messages test test-sqlite lint format bench bench-memory bench-tools clean deploy-tools smoke
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -88,6 +88,10 @@ bench-tools:
 # Issue 22: the scenario in a throwaway database, measured against its baselines (see README).
 bench: install compile-messages bench-tools
 	$(PY) -m bench
+
+# The translation memory row of `make bench` alone (a throwaway SQLite database, no server).
+bench-memory: install
+	$(PY) -m bench.memory_bench
 
 clean:
 	rm -rf $(VENV) var/db.sqlite3* var/static

@@ -521,6 +521,10 @@ def main() -> None:
     run.raw["vendor"] = connection.vendor
     run.build_scenario()
     run.guarded(run.query_counts)
+    from . import memory_bench
+
+    for figure in run.guarded(memory_bench.measure) or []:
+        run.add(figure)
     connection.close()
     floor_dir = Path(os.environ["BENCH_FLOOR_DIR"])
     floor_dir.mkdir(parents=True, exist_ok=True)

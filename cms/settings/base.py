@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "cms.digests",
     "cms.papers",
     "cms.translation",
+    "cms.terminology",
     "cms.apicache",
     "cms.reader",
     "cms.ops",
@@ -192,12 +193,26 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # a translator publishes it (cms/translation/policy.py decides who may).
 WAGTAILLOCALIZE_SYNC_LIVE_STATUS_ON_TRANSLATE = False
 # Translation (cms.translation): DeepL asked for Traditional Chinese when DEEPL_AUTH_KEY is set.
+# "Translate with ..." fills segments from the translation memory first (cms.terminology), then,
+# with a key, from DeepL; DEEPL_GLOSSARY_ID names a DeepL glossary made from ours (EN -> ZH).
 DEEPL_AUTH_KEY = os.environ.get("DEEPL_AUTH_KEY", "")
+DEEPL_GLOSSARY_ID = os.environ.get("DEEPL_GLOSSARY_ID", "")
+WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {"CLASS": "cms.terminology.translator.MemoryFirstTranslator"}
 if DEEPL_AUTH_KEY:
-    WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
-        "CLASS": "cms.translation.machine_translators.TraditionalChineseDeepLTranslator",
-        "OPTIONS": {"AUTH_KEY": DEEPL_AUTH_KEY},
+    WAGTAILLOCALIZE_MACHINE_TRANSLATOR["OPTIONS"] = {
+        "MACHINE": {
+            "CLASS": "cms.translation.machine_translators.TraditionalChineseDeepLTranslator",
+            "OPTIONS": {
+                "AUTH_KEY": DEEPL_AUTH_KEY,
+                **(
+                    {"GLOSSARY_IDS": {("EN", "ZH"): DEEPL_GLOSSARY_ID}} if DEEPL_GLOSSARY_ID else {}
+                ),
+            },
+        }
     }
+TRANSLATION_MEMORY_FUZZY_THRESHOLD = float(
+    os.environ.get("TRANSLATION_MEMORY_FUZZY_THRESHOLD", "75")
+)
 
 # The cache must be shared by every web process: the API response cache and its content
 # version live there (cms/apicache). Redis when configured, else files under var/.

@@ -10,8 +10,10 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 WAGTAILADMIN_BASE_URL = "http://testserver"
 WAGTAILAPI_BASE_URL = "http://testserver"
+# The translation memory first, then the dummy machine (English words reversed) for the rest.
 WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
-    "CLASS": "cms.translation.machine_translators.GuardedDummyTranslator",
+    "CLASS": "cms.terminology.translator.MemoryFirstTranslator",
+    "OPTIONS": {"MACHINE": {"CLASS": "cms.translation.machine_translators.GuardedDummyTranslator"}},
 }
 
 # API throttling is exercised by tests/ops/test_throttling.py with its own rate; off elsewhere.

@@ -42,6 +42,7 @@ ROLES = [
             *COMMON_PERMISSIONS,
             "papers.add_paper",
             "papers.change_paper",
+            "terminology.view_glossaryterm",
         ],
         collection_permissions=["wagtailimages.add_image", "wagtailimages.choose_image"],
     ),
@@ -49,7 +50,14 @@ ROLES = [
         group=TRANSLATORS,
         language=TARGET_LANGUAGE,
         page_permissions=["change_page", "publish_page"],
-        model_permissions=list(COMMON_PERMISSIONS),
+        model_permissions=[
+            *COMMON_PERMISSIONS,
+            # Translators keep the glossary (cms.terminology).
+            "terminology.add_glossaryterm",
+            "terminology.change_glossaryterm",
+            "terminology.delete_glossaryterm",
+            "terminology.view_glossaryterm",
+        ],
         may_delete=False,
     ),
 ]

@@ -2,7 +2,9 @@
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from wagtail.models import Locale
+from wagtail_localize.models import Translation
 
 from cms.digests.models import DigestPage
 from cms.translation.roles import EDITORS, TRANSLATORS, ensure_roles
@@ -42,3 +44,47 @@ def digest_en(db):
 @pytest.fixture
 def digest_zh(digest_en, zh_locale):
     return digest_en.get_translation(zh_locale)
+
+
+@pytest.fixture
+def new_digest(digest_en):
+    """Make a live English digest beside FabricPerf; returns a function taking its summary."""
+
+    def make(summary: str, title: str = "Rail fabrics in practice") -> DigestPage:
+        page = digest_en.get_parent().add_child(
+            instance=DigestPage(
+                title=title,
+                slug="rail-fabrics-in-practice",
+                short_name="RailPractice",
+                reading_minutes=5,
+                summary=summary,
+                locale=digest_en.locale,
+            )
+        )
+        page.save_revision().publish()
+        return page
+
+    return make
+
+
+@pytest.fixture
+def start_translation(client, translator, zh_locale):
+    """The translator asks for a zh-hant translation through the admin; returns it."""
+
+    def start(page: DigestPage) -> Translation:
+        client.force_login(translator)
+        response = client.post(
+            reverse("wagtail_localize:submit_page_translation", args=[page.pk]),
+            {"locales": [zh_locale.pk]},
+        )
+        assert response.status_code == 302
+        return Translation.objects.get(
+            source__object_id=page.translation_key, target_locale=zh_locale
+        )
+
+    return start
+
+
+@pytest.fixture
+def en_locale(db):
+    return Locale.objects.get(language_code="en")

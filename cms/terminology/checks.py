@@ -1,0 +1,168 @@
+"""The terminology check: each glossary term in the English must appear as its Chinese term.
+
+Checked segment by segment: a published page's English against its live translation (as
+wagtail-localize extracts each), and a translation about to be published from the translator's
+strings. Both report the same two kinds of violation.
+"""
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.utils.translation import gettext
+from wagtail.models import Locale, Page
+from wagtail_localize.models import StringSegment, StringTranslation, Translation
+from wagtail_localize.segments import StringSegmentValue
+from wagtail_localize.segments.extract import extract_segments
+
+from .glossary import Term, contains_chinese, load_terms, plain_text, terms_in, variants_pattern
+from .models import MemoryEntry
+
+MISSING = "missing"
+FORBIDDEN = "forbidden"
+TARGET_LANGUAGE = "zh-hant"
+
+
+@dataclass(frozen=True)
+class Violation:
+    page_id: int
+    page_title: str
+    kind: str  # MISSING or FORBIDDEN
+    term: Term
+    found: str = ""  # the forbidden variant used
+
+    def describe(self) -> str:
+        if self.kind == FORBIDDEN:
+            return gettext(
+                "“%(found)s” is a forbidden variant; use “%(chinese)s” (%(english)s)"
+            ) % {
+                "found": self.found,
+                "chinese": self.term.chinese,
+                "english": self.term.english,
+            }
+        return gettext("“%(english)s” should be translated as “%(chinese)s”") % {
+            "english": self.term.english,
+            "chinese": self.term.chinese,
+        }
+
+
+def violations_in(english: str, chinese: str, terms: list[Term]) -> Iterator[tuple[str, Term, str]]:
+    """(kind, term, found) for one English text and its translation."""
+    for term in terms_in(english, terms):
+        if not contains_chinese(chinese, term.chinese):
+            yield MISSING, term, ""
+    yield from forbidden_in(chinese, terms)
+
+
+def forbidden_in(chinese: str, terms: list[Term]) -> Iterator[tuple[str, Term, str]]:
+    """Forbidden variants used in `chinese`, each once; one inside a longer one is not repeated."""
+    owners = {variant: term for term in terms for variant in term.forbidden}
+    if not owners:
+        return
+    reported: set[str] = set()
+    for match in variants_pattern(tuple(owners)).finditer(plain_text(chinese)):
+        variant = match.group()
+        if variant not in reported and owners[variant].chinese not in variant:
+            reported.add(variant)
+            yield FORBIDDEN, owners[variant], variant
+
+
+def segments_by_path(page: Page) -> dict[str, list[str]]:
+    """The page's translatable strings, as wagtail-localize extracts them, by field path."""
+    found: dict[str, list[str]] = {}
+    for segment in extract_segments(page.specific):
+        if isinstance(segment, StringSegmentValue):
+            found.setdefault(segment.path, []).append(plain_text(segment.string.data))
+    return found
+
+
+def paired_text(source: Page, translated: Page) -> list[tuple[str, str]]:
+    """(English, translation) per segment: same field path, same position within it.
+
+    A translation keeps its source's field paths (block ids included); where a field has a
+    different number of segments, its texts are compared as a whole.
+    """
+    english, chinese = segments_by_path(source), segments_by_path(translated)
+    pairs = []
+    for path, texts in english.items():
+        theirs = chinese.get(path, [])
+        if len(theirs) == len(texts):
+            pairs.extend(zip(texts, theirs, strict=True))
+        else:
+            pairs.append(("\n".join(texts), "\n".join(theirs)))
+    return pairs
+
+
+def check_page(page: Page, terms: list[Term] | None = None) -> list[Violation]:
+    """Violations of a live translated page against its live English page."""
+    terms = load_terms() if terms is None else terms
+    source = (
+        Page.objects.live()
+        .filter(translation_key=page.translation_key, locale__language_code=settings.LANGUAGE_CODE)
+        .first()
+    )
+    if source is None:
+        return []
+    found: dict[tuple[str, str, str], Violation] = {}
+    for english, chinese in paired_text(source, page):
+        for kind, term, variant in violations_in(english, chinese, terms):
+            found.setdefault(
+                (kind, term.english, variant), Violation(page.pk, page.title, kind, term, variant)
+            )
+    return list(found.values())
+
+
+def translated_pages(language_code: str = TARGET_LANGUAGE) -> Iterable[Page]:
+    locale = Locale.objects.filter(language_code=language_code).first()
+    if locale is None:
+        return []
+    return Page.objects.live().filter(locale=locale).order_by("path")
+
+
+def check_site(language_code: str = TARGET_LANGUAGE) -> list[Violation]:
+    """Every violation on the live pages of the language."""
+    terms = load_terms()
+    found: list[Violation] = []
+    for page in translated_pages(language_code):
+        found.extend(check_page(page, terms))
+    return found
+
+
+def check_memory(language_code: str = TARGET_LANGUAGE) -> list[Violation]:
+    """The same check over the translation memory: the published segments, without extracting
+    every page again, so the report stays quick on a large site. `check_site` (the command)
+    reads the live pages themselves."""
+    terms = load_terms()
+    found: dict[tuple[int, str, str, str], Violation] = {}
+    entries = (
+        MemoryEntry.objects.filter(locale__language_code=language_code, page__live=True)
+        .order_by("page__path", "context")
+        .values_list("page_id", "page__title", "source_text", "target_text")
+    )
+    for page_id, title, english, chinese in entries.iterator(chunk_size=5000):
+        for kind, term, variant in violations_in(english, chinese, terms):
+            key = (page_id, kind, term.english, variant)
+            found.setdefault(key, Violation(page_id, title, kind, term, variant))
+    return list(found.values())
+
+
+def check_translation(translation: Translation, page: Page) -> list[Violation]:
+    """Violations in the translator's strings of `translation`, segment by segment."""
+    terms = load_terms()
+    strings = {
+        (item.translation_of_id, item.context_id): item.data
+        for item in StringTranslation.objects.filter(
+            locale_id=translation.target_locale_id,
+            context__object_id=translation.source.object_id,
+        )
+    }
+    found: dict[tuple[str, str, str], Violation] = {}
+    segments = StringSegment.objects.filter(source=translation.source).select_related("string")
+    for segment in segments:
+        chinese = strings.get((segment.string_id, segment.context_id))
+        if chinese is None:
+            continue  # not translated yet: nothing to check
+        for kind, term, variant in violations_in(segment.string.data, chinese, terms):
+            key = (kind, term.english, variant)
+            found.setdefault(key, Violation(page.pk, page.title, kind, term, variant))
+    return list(found.values())

@@ -1,0 +1,263 @@
+"""Admin screens: "Translate with ...", the page's memory and glossary, the report, the exchange."""
+
+import json
+from collections import defaultdict
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+from django.views.generic import FormView, TemplateView
+from wagtail.admin.utils import get_valid_next_url_from_request
+from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
+from wagtail.models import Page
+from wagtail_localize.machine_translators import get_machine_translator
+from wagtail_localize.models import StringSegment, StringTranslation, Translation
+from wagtail_localize.segments import StringSegmentValue
+from wagtail_localize.views.edit_translation import (
+    apply_machine_translation,
+    user_can_edit_instance,
+)
+
+from . import checks, exchange, memory
+from .glossary import load_terms, plain_text, terms_in
+from .models import GlossaryTerm
+from .translator import MEMORY, MEMORY_TOOL_NAME
+
+VIEW_PERMISSION = "terminology.view_glossaryterm"
+IMPORT_PERMISSIONS = ("terminology.add_glossaryterm", "terminology.change_glossaryterm")
+
+
+class AdminScreen(WagtailAdminTemplateMixin):
+    """Wagtail's page furniture, the screen's own title last in the breadcrumbs."""
+
+    def get_breadcrumbs_items(self):
+        return [*self.breadcrumbs_items, {"url": "", "label": self.get_page_title()}]
+
+
+def untranslated_segments(translation: Translation) -> dict:
+    """{StringValue: [(string id, context id)]} of the segments with no translation yet."""
+    taken = set(
+        StringTranslation.objects.filter(
+            locale_id=translation.target_locale_id,
+            context__object_id=translation.source.object_id,
+        ).values_list("translation_of_id", "context_id")
+    )
+    segments = defaultdict(list)
+    for segment in translation.source.stringsegment_set.select_related("context", "string"):
+        if (segment.string_id, segment.context_id) in taken:
+            continue
+        value = StringSegmentValue(segment.context.path, segment.string.as_value())
+        if segment.attrs:
+            value.attrs = json.loads(segment.attrs)
+        segments[value.string].append((segment.string_id, segment.context_id))
+    return segments
+
+
+def fill_from_memory_and_machine(translation: Translation, user, translator) -> bool:
+    """Translate the untranslated segments; each marked with where its text came from.
+
+    Segments a translator has filled (any stored translation) are never touched.
+    """
+    segments = untranslated_segments(translation)
+    if not segments:
+        return False
+    answers = translator.translate_with_origins(
+        translation.source.locale, translation.target_locale, segments.keys()
+    )
+    with transaction.atomic():
+        for string, places in segments.items():
+            value, origin = answers.get(string, (None, None))
+            if value is None or value.data is None:
+                continue
+            tool_name = str(MEMORY_TOOL_NAME) if origin == MEMORY else translator.display_name
+            for string_id, context_id in places:
+                StringTranslation.objects.get_or_create(
+                    translation_of_id=string_id,
+                    locale_id=translation.target_locale_id,
+                    context_id=context_id,
+                    defaults={
+                        "data": value.data,
+                        "translation_type": StringTranslation.TRANSLATION_TYPE_MACHINE,
+                        "tool_name": tool_name,
+                        "last_translated_by": user,
+                        "has_error": False,
+                        "field_error": "",
+                    },
+                )
+    return True
+
+
+@require_POST
+def machine_translate(request, translation_id: int):
+    """wagtail-localize's "Translate with ..." at its own URL, memory first where configured."""
+    translator = get_machine_translator()
+    if translator is None:
+        raise Http404
+    translation = get_object_or_404(Translation, pk=translation_id)
+    if not user_can_edit_instance(request.user, translation.get_target_instance()):
+        raise PermissionDenied
+    if not translator.can_translate(translation.source.locale, translation.target_locale):
+        raise Http404
+    if hasattr(translator, "translate_with_origins"):
+        done = fill_from_memory_and_machine(translation, request.user, translator)
+    else:
+        done = apply_machine_translation(translation.pk, request.user, translator)
+    if done:
+        messages.success(
+            request, gettext("Successfully translated with %s.") % translator.display_name
+        )
+    else:
+        messages.warning(request, gettext("There isn't anything left to translate."))
+    return redirect(get_valid_next_url_from_request(request) or reverse("wagtailadmin_home"))
+
+
+class PageMemoryView(AdminScreen, TemplateView):
+    """For a page being translated: each segment's fuzzy matches and glossary terms."""
+
+    template_name = "terminology/page_memory.html"
+    header_icon = "wagtail-localize-language"
+
+    def dispatch(self, request, *args, **kwargs):
+        self.page = get_object_or_404(Page, pk=kwargs["page_id"]).specific
+        if not self.page.permissions_for_user(request.user).can_edit():
+            raise PermissionDenied
+        self.translation = memory.translation_of_page(self.page)
+        if self.translation is None:
+            raise Http404(gettext("This page is not a translation."))
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_page_title(self):
+        return gettext("Memory and glossary")
+
+    def get_page_subtitle(self):
+        return self.page.get_admin_display_title()
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        terms = load_terms()
+        locale = self.page.locale
+        current = {
+            (item.translation_of_id, item.context_id): item.data
+            for item in StringTranslation.objects.filter(
+                locale=locale, context__object_id=self.translation.source.object_id
+            )
+        }
+        rows = []
+        segments = StringSegment.objects.filter(source=self.translation.source).select_related(
+            "string", "context"
+        )
+        for segment in segments.order_by("order"):
+            english = segment.string.data
+            matches = [
+                match
+                for match in memory.fuzzy_matches(locale, english, limit=3)
+                if match.page_id != self.page.pk
+            ]
+            rows.append(
+                {
+                    "path": segment.context.path,
+                    "english": plain_text(english),
+                    "translation": plain_text(
+                        current.get((segment.string_id, segment.context_id), "")
+                    ),
+                    "matches": matches,
+                    "terms": terms_in(english, terms),
+                }
+            )
+        context.update(
+            page=self.page,
+            rows=rows,
+            violations=checks.check_translation(self.translation, self.page),
+            edit_url=reverse("wagtailadmin_pages:edit", args=[self.page.pk]),
+            threshold=memory.fuzzy_threshold(),
+        )
+        return context
+
+
+class TerminologyReportView(AdminScreen, TemplateView):
+    """Every live zh-hant page whose translation departs from the glossary (from the memory)."""
+
+    template_name = "terminology/report.html"
+    page_title = _("Terminology check")
+    header_icon = "wagtail-localize-language"
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.has_perm(VIEW_PERMISSION):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        violations = checks.check_memory()
+        context.update(
+            violations=[
+                {
+                    "violation": v,
+                    "description": v.describe(),
+                    "edit_url": reverse("wagtailadmin_pages:edit", args=[v.page_id]),
+                }
+                for v in violations
+            ],
+            term_count=GlossaryTerm.objects.count(),
+            export_csv_url=reverse("terminology_glossary_export", args=["csv"]),
+            export_tbx_url=reverse("terminology_glossary_export", args=["tbx"]),
+            import_url=reverse("terminology_glossary_import"),
+        )
+        return context
+
+
+def export_glossary(request, file_format: str):
+    if not request.user.has_perm(VIEW_PERMISSION):
+        raise PermissionDenied
+    terms = GlossaryTerm.objects.all()
+    if file_format == "csv":
+        response = HttpResponse(exchange.export_csv(terms), content_type="text/csv; charset=utf-8")
+    elif file_format == "tbx":
+        response = HttpResponse(exchange.export_tbx(terms), content_type="application/x-tbx+xml")
+    else:
+        raise Http404
+    response["Content-Disposition"] = f'attachment; filename="glossary.{file_format}"'
+    return response
+
+
+class GlossaryImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Glossary file"), help_text=_("A .csv or .tbx file, as exported here.")
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        try:
+            self.rows = exchange.parse(upload.name, upload.read())
+            exchange.validate(self.rows)
+        except exchange.GlossaryImportError as error:
+            raise forms.ValidationError(str(error)) from error
+        return upload
+
+
+class GlossaryImportView(AdminScreen, FormView):
+    template_name = "terminology/import.html"
+    form_class = GlossaryImportForm
+    page_title = _("Import glossary")
+    header_icon = "upload"
+
+    def dispatch(self, request, *args, **kwargs):
+        if not all(request.user.has_perm(name) for name in IMPORT_PERMISSIONS):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        added, updated = exchange.import_rows(form.rows)
+        messages.success(
+            self.request,
+            gettext("Glossary imported: %(added)d terms added, %(updated)d updated.")
+            % {"added": added, "updated": updated},
+        )
+        return redirect("terminology_report")
