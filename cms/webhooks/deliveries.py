@@ -68,7 +68,7 @@ def claim(delivery_id: int) -> Delivery | Outcome:
             return Outcome("done")
         if delivery.leased_until and delivery.leased_until > now:
             return Outcome("busy", (delivery.leased_until - now).total_seconds())
-        if delivery.next_attempt_at and delivery.next_attempt_at > now + timedelta(seconds=0.5):
+        if delivery.next_attempt_at and delivery.next_attempt_at > now + timedelta(seconds=0.1):
             return Outcome("not-due")  # the message that schedules it is still on its way
         if not delivery.endpoint.active:
             delivery.status = Delivery.Status.FAILED

@@ -1,6 +1,6 @@
 import pytest
-from tests.sync.conftest import upstream  # noqa: F401 (the local upstream for sync events)
 
+from tests.sync.conftest import upstream  # noqa: F401 (the local upstream for sync events)
 from tests.webhooks.receiver import Receiver
 
 

@@ -45,7 +45,7 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 (http.server's name)
+            def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("content-length") or 0))
                 headers = {key.lower(): value for key, value in self.headers.items()}
                 receiver.received.append(receiver.verify(headers, body))
