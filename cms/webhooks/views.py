@@ -112,6 +112,15 @@ class EndpointEditView(EditView):
         return context
 
 
+def breadcrumbs(index_url_name: str, index_label: str, label: str) -> list[dict]:
+    """Home > the listing > this screen, as Wagtail's own views show them."""
+    return [
+        *WagtailAdminTemplateMixin.breadcrumbs_items,
+        {"url": reverse(index_url_name), "label": index_label},
+        {"url": "", "label": label},
+    ]
+
+
 class ConfirmView(WagtailAdminTemplateMixin, TemplateView):
     """A confirmation page (GET) for an action done by POST, for users who may manage."""
 
@@ -133,6 +142,11 @@ class ConfirmView(WagtailAdminTemplateMixin, TemplateView):
 
     def get_page_subtitle(self) -> str:
         return str(self.object)
+
+    def get_breadcrumbs_items(self) -> list[dict]:
+        index = f"webhook_{'deliveries' if self.model is Delivery else 'endpoints'}:index"
+        label = _("Webhook deliveries") if self.model is Delivery else _("Webhooks")
+        return breadcrumbs(index, label, self.get_header_title())
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(
@@ -179,6 +193,9 @@ class SecretView(WagtailAdminTemplateMixin, TemplateView):
     template_name = "webhooks/secret.html"
     header_icon = "key"
     page_title = gettext_lazy("Webhook secret")
+
+    def get_breadcrumbs_items(self) -> list[dict]:
+        return breadcrumbs("webhook_endpoints:index", _("Webhooks"), str(self.page_title))
 
     def get(self, request, pk: int):
         if not may_manage(request.user):
