@@ -149,8 +149,16 @@ class ConfirmView(WagtailAdminTemplateMixin, TemplateView):
         return breadcrumbs(index, label, self.get_header_title())
 
     def get_context_data(self, **kwargs):
+        if self.model is Delivery:
+            cancel_url = reverse("webhook_deliveries:inspect", args=[self.object.pk])
+        else:
+            cancel_url = reverse("webhook_endpoints:edit", args=[self.object.pk])
         return super().get_context_data(
-            object=self.object, message=self.message, button=self.button, **kwargs
+            object=self.object,
+            message=self.message,
+            button=self.button,
+            cancel_url=cancel_url,
+            **kwargs,
         )
 
     def post(self, request, *args, **kwargs):

@@ -143,3 +143,15 @@ def test_add_webhook_command(db, capsys, settings):
             "add_webhook", "https://93.184.215.14/", "--event", "page.published", "--locale", "xx"
         )
     assert Endpoint.objects.count() == 1
+
+
+def test_a_disabled_endpoint_says_why_and_an_admin_turns_it_on_again(admin_client, endpoint):
+    Endpoint.objects.filter(pk=endpoint.pk).update(
+        active=False, consecutive_failures=5, disabled_reason="5 deliveries in a row failed."
+    )
+    edit_url = reverse("webhook_endpoints:edit", args=[endpoint.pk])
+    assert "5 deliveries in a row failed." in admin_client.get(edit_url).content.decode()
+    admin_client.post(edit_url, {"url": endpoint.url, "events": endpoint.events, "active": "on"})
+    endpoint.refresh_from_db()
+    assert endpoint.active and endpoint.consecutive_failures == 0
+    assert endpoint.disabled_reason == ""
