@@ -145,3 +145,26 @@ def test_no_endpoint_no_delivery_and_inactive_endpoints_get_nothing(endpoint, re
     digest().save_revision().publish()
     assert not Delivery.objects.exists()
     assert settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES  # the receiver is on 127.0.0.1
+
+
+def test_the_webhook_and_the_cdn_purge_get_the_same_urls(
+    endpoint, receiver, settings, django_capture_on_commit_callbacks
+):
+    from wagtail.contrib.frontend_cache.utils import PurgeBatch
+
+    from tests.ops import purge_recorder
+
+    settings.WAGTAILFRONTENDCACHE = {
+        "recording": {"BACKEND": "tests.ops.purge_recorder.RecordingBackend"}
+    }
+    purge_recorder.purged_urls.clear()
+    page = digest()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        page.unpublish()
+    for callback in callbacks:
+        if isinstance(getattr(callback, "__self__", None), PurgeBatch):
+            callback()  # the CDN purge only; the delivery is attempted below
+    data = only_event(receiver, "page.unpublished")
+    assert purge_recorder.purged_urls
+    assert sorted(data["changed_urls"]) == sorted(set(purge_recorder.purged_urls))
+    purge_recorder.purged_urls.clear()
