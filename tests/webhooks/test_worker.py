@@ -75,3 +75,20 @@ def test_a_worker_killed_mid_delivery_is_followed_by_one_with_the_same_id(
     assert delivery.attempts == 2
     assert [r.webhook_id for r in receiver.received] == [delivery.webhook_id] * 2
     assert all(r.verified for r in receiver.received)
+
+
+def test_the_worker_honours_retry_after_and_retries_a_timeout(endpoint, receiver, worker_pool):
+    receiver.replies = [Reply(429, headers={"Retry-After": "2"}), Reply(200, delay=3)]
+    worker_pool.start(WEBHOOK_RETRY_DELAYS="0.2,0.2,0.2", WEBHOOK_TIMEOUT="1")
+    publish_elsewhere(worker_pool)
+
+    wait_for(lambda: len(receiver.received) >= 3, 60, "three attempts")
+    delivery = wait_for(
+        lambda: Delivery.objects.filter(status=Delivery.Status.SUCCEEDED).first(), 30, "success"
+    )
+    first, second, third = receiver.received[:3]
+    assert second.at - first.at >= 2  # Retry-After, not the 0.2 s of the schedule
+    assert third.at - second.at < 2 + 1  # the timed-out attempt was retried on schedule
+    assert delivery.attempts == 3
+    assert {r.webhook_id for r in receiver.received} == {delivery.webhook_id}
+    assert all(r.verified for r in receiver.received)
