@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from urllib3.exceptions import HTTPError, ReadTimeoutError
 from urllib3.util import Retry
 
 from . import signing
@@ -114,9 +115,9 @@ def send(delivery: Delivery) -> Answer:
                 except Exception:  # an unreadable Retry-After is ignored, as HTTP says
                     retry_after = None
             return Answer(response.status_code, elapsed(), excerpt, "", retry_after)
-    except requests.Timeout:
+    except (requests.Timeout, ReadTimeoutError):  # the latter: while reading the excerpt
         return Answer(None, elapsed(), error=_("Timed out after %(s)s seconds.") % {"s": timeout})
-    except requests.RequestException as error:
+    except (requests.RequestException, HTTPError) as error:
         return Answer(None, elapsed(), error=str(error)[:500])
 
 

@@ -32,6 +32,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds before answering (a slow or hanging receiver)
     body: str = "ok"
+    body_delay: float = 0.0  # seconds between the headers and the body (a dripping answer)
 
 
 class Receiver:
@@ -60,6 +61,8 @@ class Receiver:
                         self.send_header(key, value)
                     self.send_header("content-length", str(len(reply.body.encode())))
                     self.end_headers()
+                    self.wfile.flush()
+                    time.sleep(reply.body_delay)
                     self.wfile.write(reply.body.encode())
                 except OSError:
                     pass  # the sender gave up (timed out) or was killed

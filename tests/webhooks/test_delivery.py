@@ -81,6 +81,13 @@ def test_a_timeout_is_retried(delivery, receiver, settings):
     assert {r.webhook_id for r in receiver.received} == {delivery.webhook_id}
 
 
+def test_an_answer_that_stalls_after_its_headers_times_out_too(delivery, receiver, settings):
+    receiver.replies = [Reply(200, body_delay=settings.WEBHOOK_TIMEOUT + 1)]
+    assert deliveries.attempt(delivery.pk).status == "retry"
+    delivery.refresh_from_db()
+    assert "Timed out" in delivery.error and delivery.leased_until is None
+
+
 def test_other_client_errors_fail_at_once(delivery, receiver):
     receiver.replies = [Reply(410, body="gone")]
     assert deliveries.attempt(delivery.pk).status == "failed"
