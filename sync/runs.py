@@ -15,8 +15,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from cms.papers.signals import sync_finished
+
 from .conf import sync_setting
-from .models import PaperSyncState, SourceRequests, SyncError, SyncRun
+from .models import PaperChange, PaperSyncState, SourceRequests, SyncError, SyncRun
 from .selectors import batch_order
 
 MAX_RUN_ERRORS = 1000  # errors kept on a run for the admin; the count is complete regardless
@@ -159,4 +161,27 @@ def run_finish_if_done(run: SyncRun) -> bool:
     failed = done.filter(papers_matched=0, error_count__gt=0).update(
         status=SyncRun.Status.FAILED, finished_at=timezone.now()
     )
-    return bool(failed or done.update(status=SyncRun.Status.FINISHED, finished_at=timezone.now()))
+    ended = bool(failed or done.update(status=SyncRun.Status.FINISHED, finished_at=timezone.now()))
+    if ended:
+        announce_end(SyncRun.objects.get(pk=run.pk))
+    return ended
+
+
+def announce_end(run: SyncRun) -> None:
+    """Tell the CMS (webhooks) that `run` ended, with its summary and the papers it changed."""
+    summary = {
+        "id": run.pk,
+        "kind": run.kind,
+        "status": run.status,
+        "trigger": run.trigger,
+        "dry_run": run.dry_run,
+        "started_at": run.started_at.isoformat(),
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+        "papers_total": run.papers_total,
+        "papers_matched": run.papers_matched,
+        "papers_changed": run.papers_changed,
+        "fields_changed": run.fields_changed,
+        "errors": run.error_count,
+    }
+    paper_ids = sorted(set(PaperChange.objects.filter(run=run).values_list("paper_id", flat=True)))
+    sync_finished.send(sender=SyncRun, summary=summary, paper_ids=paper_ids)

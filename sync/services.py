@@ -198,7 +198,15 @@ def apply_changes(*, items: list[_Planned], run: SyncRun | None, fetched_at: str
             for c in item.changes
             if c.old != c.new
         )
-    papers_changed.send(sender=Paper, paper_ids=[paper.pk for paper in papers])
+    # The fields whose value changed (a change of provenance alone shows no front end anything).
+    written = {
+        item.paper.pk: sorted({c.field for c in item.changes if c.old != c.new}) for item in items
+    }
+    papers_changed.send(
+        sender=Paper,
+        paper_ids=[paper.pk for paper in papers],
+        fields={paper.pk: written[paper.pk] for paper in papers},
+    )
 
 
 def retry_note(not_before: datetime | None) -> str:

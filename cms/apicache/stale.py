@@ -7,7 +7,9 @@ every cache layer from it:
 - the response cache (cms.apicache.middleware) is keyed on the content version, so every write
   bumps the version once its transaction commits and no cached response survives it;
 - a CDN in WAGTAILFRONTENDCACHE gets `changed_urls(write)` as one PurgeBatch after the commit
-  (computed before it: a deleted page's parent and translations must still be readable).
+  (computed before it: a deleted page's parent and translations must still be readable);
+- `write_recorded` tells anyone else who acts on writes (cms.webhooks) with the same write and
+  the same `changed_urls`, computed at most once per write.
 
 The receivers below turn Wagtail's, Django's and our own signals into writes; wagtail-localize's
 rows send theirs from cms.translation.signals.
@@ -15,15 +17,17 @@ rows send theirs from cms.translation.signals.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import cache
 from urllib.parse import urljoin
 
 from django.conf import settings
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
+from django.dispatch import Signal
 from django.urls import reverse
 from wagtail.models import Locale, Page, PageViewRestriction, Site
 from wagtail.signals import page_published, page_unpublished, post_page_move
@@ -72,6 +76,8 @@ class Write:
     pages: Q | None = None  # TRANSLATION: the translated pages, as a condition
     paper_ids: frozenset[int] = field(default_factory=frozenset)
     old_parent_id: int | None = None
+    # PAPER, PAPERS_SYNCED: (paper id, the fields written) where the writer knows them.
+    paper_fields: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 def stale_page_ids(write: Write) -> set[int] | None:
@@ -151,6 +157,10 @@ def changed_urls(write: Write) -> list[str]:
 
 _batch: ContextVar[list[Write] | None] = ContextVar("stale_batch", default=None)
 
+# Sent once per recorded write, inside the writer's transaction: `write`, and `changed_urls`, a
+# callable returning changed_urls(write) (computed on first call, then shared).
+write_recorded = Signal()
+
 
 def record(write: Write) -> None:
     """Make what `write` changed stale in every layer, once its transaction commits."""
@@ -159,8 +169,10 @@ def record(write: Write) -> None:
         batch.append(write)
         return
     bump_content_version()
+    urls: Callable[[], list[str]] = cache(lambda: changed_urls(write))
     if getattr(settings, "WAGTAILFRONTENDCACHE", None):
-        purge_after_commit(changed_urls(write))
+        purge_after_commit(urls())
+    write_recorded.send(sender=Write, write=write, changed_urls=urls)
 
 
 @contextmanager
@@ -207,14 +219,30 @@ def _privacy(sender, instance: PageViewRestriction, raw: bool = False, **kwargs)
         record(Write(PRIVACY, page=page))
 
 
+# The paper field an editor's save of a paper's related row writes (a paper's own save: unknown).
+RELATED_PAPER_FIELDS = {
+    "PaperAuthor": "authors",
+    "PaperAffiliation": "affiliations",
+    "PaperLink": "links",
+}
+
+
 def _paper(sender, instance, raw: bool = False, **kwargs) -> None:
     if not raw:
         paper_id = getattr(instance, "paper_id", instance.pk)
-        record(Write(PAPER, paper_ids=frozenset([paper_id])))
+        related = RELATED_PAPER_FIELDS.get(sender.__name__)
+        fields = ((paper_id, (related,)),) if related else ()
+        record(Write(PAPER, paper_ids=frozenset([paper_id]), paper_fields=fields))
 
 
-def _papers_synced(sender, paper_ids: Iterable[int], **kwargs) -> None:
-    record(Write(PAPERS_SYNCED, paper_ids=frozenset(paper_ids)))
+def _papers_synced(
+    sender, paper_ids: Iterable[int], fields: dict[int, list[str]] | None = None, **kwargs
+) -> None:
+    paper_ids = frozenset(paper_ids)
+    known = tuple(
+        (pk, tuple(sorted(fields[pk]))) for pk in sorted(paper_ids) if pk in (fields or {})
+    )
+    record(Write(PAPERS_SYNCED, paper_ids=paper_ids, paper_fields=known))
 
 
 def _site(sender, raw: bool = False, **kwargs) -> None:

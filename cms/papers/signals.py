@@ -8,5 +8,11 @@ same way for every writer; an editor's save in the admin announces itself throug
 
 from django.dispatch import Signal
 
-# sender: the Paper class; paper_ids: the ids of the papers whose rows changed.
+# sender: the Paper class; paper_ids: the ids of the papers whose rows changed; fields (optional):
+# paper id -> the names of the fields written.
 papers_changed = Signal()
+
+# Sent when a sync run ends (finished or failed), after its writes: sender: the run's class;
+# summary: a JSON-ready dict of the run's counts and times; paper_ids: the papers it changed.
+# Defined here, beside papers_changed, so the CMS hears of syncs without knowing the worker.
+sync_finished = Signal()

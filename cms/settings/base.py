@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "cms.apicache",
     "cms.reader",
     "cms.ops",
+    "cms.webhooks",
     "sync",
     "wagtail_localize",
     "wagtail_localize.locales",
@@ -380,3 +381,29 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("SYNC_VISIBILITY_TIMEOUT", "3600"))
 }
 CELERY_RESULT_EXPIRES = 24 * 3600
+
+# Webhooks (cms/webhooks/): signed events for front ends; README "Webhooks".
+# Seconds to connect and between bytes of the answer; an attempt holds its delivery for
+# 2 * WEBHOOK_TIMEOUT + WEBHOOK_LEASE_MARGIN seconds (a killed worker's delivery is free after).
+WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
+WEBHOOK_LEASE_MARGIN = float(os.environ.get("WEBHOOK_LEASE_MARGIN", "10"))
+# Seconds before each retry (8 attempts over about 28 hours), longer when Retry-After says so,
+# up to WEBHOOK_RETRY_AFTER_MAX.
+WEBHOOK_RETRY_DELAYS = [
+    float(delay) for delay in env_list("WEBHOOK_RETRY_DELAYS", "5,300,1800,7200,18000,36000,36000")
+]
+WEBHOOK_RETRY_AFTER_MAX = float(os.environ.get("WEBHOOK_RETRY_AFTER_MAX", str(24 * 3600)))
+WEBHOOK_ETA_MAX = float(os.environ.get("WEBHOOK_ETA_MAX", "300"))  # sooner: broker countdown
+WEBHOOK_SWEEP_INTERVAL = float(os.environ.get("WEBHOOK_SWEEP_INTERVAL", "60"))
+WEBHOOK_SWEEP_GRACE = float(os.environ.get("WEBHOOK_SWEEP_GRACE", "60"))
+WEBHOOK_DISABLE_AFTER_FAILURES = int(os.environ.get("WEBHOOK_DISABLE_AFTER_FAILURES", "5"))
+WEBHOOK_SECRET_ROTATION_HOURS = float(os.environ.get("WEBHOOK_SECRET_ROTATION_HOURS", "24"))
+# Private, loopback and link-local receivers: allowed here (local front ends), off in production.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", True)
+WEBHOOK_USER_AGENT = "research-digests-webhooks/1"
+CELERY_BEAT_SCHEDULE = {
+    "deliver webhooks due": {
+        "task": "cms.webhooks.tasks.deliver_due",
+        "schedule": WEBHOOK_SWEEP_INTERVAL,
+    }
+}

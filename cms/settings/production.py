@@ -44,6 +44,9 @@ TRUSTED_PROXY_COUNT = int(
 )
 REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
 
+# Webhooks never go to private, loopback or link-local addresses unless this is turned on.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", False)
+
 # Static files: hashed names and pre-compressed copies, served by whitenoise from STATIC_ROOT.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -31,6 +31,16 @@ SYNC_TIMEOUT = (1.0, 1.0)
 SYNC_RETRIES = 3
 SYNC_BACKOFF_FACTOR = 0.05
 SYNC_RETRY_AFTER_MAX = 5
+# Webhooks: local receivers, and retries that never make a test wait long.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
+WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "1"))  # noqa: F405
+WEBHOOK_LEASE_MARGIN = float(os.environ.get("WEBHOOK_LEASE_MARGIN", "0.5"))  # noqa: F405
+WEBHOOK_RETRY_DELAYS = [
+    float(delay)
+    for delay in env_list("WEBHOOK_RETRY_DELAYS", "0.2,0.2,0.2,0.2,0.2")  # noqa: F405
+]
+WEBHOOK_RETRY_AFTER_MAX = 5
+
 if not os.environ.get("SYNC_TEST_WORKER"):  # noqa: F405
     # The suite runs tasks in-process even where REDIS_URL is set; only the worker subprocesses
     # started by tests/sync/test_worker.py (which set SYNC_TEST_WORKER) use the broker.

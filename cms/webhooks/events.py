@@ -1,0 +1,133 @@
+"""Writes -> events: which event each recorded write is, and what its payload says.
+
+Events come from the read path's one map (cms.apicache.stale): every write it records is sent
+here with its `changed_urls`, so a payload lists exactly the API URLs the CDN purge gets. A
+sync run's end comes from `sync_finished` (cms.papers.signals). Payloads are built inside the
+writer's transaction (a deleted page is still readable) and stored as delivery rows there too,
+so an event exists if and only if its write committed (cms.webhooks.outbox).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urljoin
+
+from django.conf import settings
+from django.urls import reverse
+from wagtail.models import Page
+from wagtail_localize.models import TranslationSource
+
+from cms.apicache import stale
+
+from . import outbox
+
+PAGE_EVENTS = {
+    stale.PUBLISH: "page.published",
+    stale.UNPUBLISH: "page.unpublished",
+    stale.DELETE: "page.deleted",
+    stale.MOVE: "page.moved",
+}
+
+
+def api_url(name: str, pk: int) -> str:
+    return urljoin(settings.WAGTAILAPI_BASE_URL, reverse(name, args=[pk]))
+
+
+def page_summary(page: Page) -> dict[str, Any]:
+    """A page as payloads name it: id, type, title, language, API detail URL and html_url."""
+    try:
+        html_url = page.get_full_url()
+    except Page.DoesNotExist:  # a deleted page's site root may be gone with it
+        html_url = None
+    return {
+        "id": page.pk,
+        "type": page.specific_class._meta.label if page.specific_class else None,
+        "title": page.title,
+        "slug": page.slug,
+        "locale": page.locale.language_code,
+        "detail_url": api_url("wagtailapi:pages:detail", page.pk),
+        "html_url": html_url,
+    }
+
+
+def is_translation(page: Page) -> bool:
+    """Whether `page` is another language's page translated with wagtail-localize."""
+    return (
+        TranslationSource.objects.filter(object_id=page.translation_key)
+        .exclude(locale_id=page.locale_id)
+        .exists()
+    )
+
+
+def on_write(sender, write: stale.Write, changed_urls: Callable[[], list[str]], **kwargs) -> None:
+    """Turn one recorded write into its events (writes with no event kind send none)."""
+    if write.kind in PAGE_EVENTS and write.page is not None:
+        page_event(write, changed_urls)
+    elif write.kind in {stale.PAPER, stale.PAPERS_SYNCED}:
+        for paper_id in sorted(write.paper_ids):
+            paper_event(write, paper_id, changed_urls)
+
+
+def page_event(write: stale.Write, changed_urls: Callable[[], list[str]]) -> None:
+    page = write.page
+    event_type = PAGE_EVENTS[write.kind]
+    if write.kind == stale.PUBLISH and is_translation(page):
+        event_type = "translation.published"
+
+    def data() -> dict[str, Any]:
+        found: dict[str, Any] = {"page": page_summary(page), "changed_urls": changed_urls()}
+        if write.kind == stale.MOVE:
+            found["old_parent_id"] = write.old_parent_id
+        if event_type == "translation.published":
+            source = page.get_translations().filter(locale__language_code=settings.LANGUAGE_CODE)
+            found["source_page"] = page_summary(source.first()) if source.exists() else None
+        return found
+
+    outbox.enqueue(event_type, f"page:{page.pk}", page.locale.language_code, data)
+
+
+def paper_event(write: stale.Write, paper_id: int, changed_urls: Callable[[], list[str]]) -> None:
+    from cms.digests.models import DigestPage
+    from cms.papers.models import Paper
+
+    def data() -> dict[str, Any]:
+        paper = Paper.objects.filter(pk=paper_id).first()
+        known = dict(write.paper_fields)
+        digests = DigestPage.objects.live().public().filter(paper_id=paper_id).order_by("pk")
+        if len(write.paper_ids) == 1:
+            urls = changed_urls()
+        else:  # this paper's share of a batch, from the same map
+            urls = stale.changed_urls(stale.Write(write.kind, paper_ids=frozenset([paper_id])))
+        return {
+            "paper": {
+                "id": paper_id,
+                "title": paper.title if paper else None,
+                "deleted": paper is None,
+                "detail_url": api_url("wagtailapi:papers:detail", paper_id),
+            },
+            "fields": list(known[paper_id]) if paper_id in known else None,
+            "digests": [page_summary(digest) for digest in digests],
+            "changed_urls": urls,
+        }
+
+    outbox.enqueue("paper.updated", f"paper:{paper_id}", None, data)
+
+
+def on_sync_finished(sender, summary: dict[str, Any], paper_ids: list[int], **kwargs) -> None:
+    def data() -> dict[str, Any]:
+        urls = []
+        if paper_ids:
+            urls = stale.changed_urls(
+                stale.Write(stale.PAPERS_SYNCED, paper_ids=frozenset(paper_ids))
+            )
+        return {"run": summary, "paper_ids": paper_ids, "changed_urls": urls}
+
+    outbox.enqueue("sync.finished", f"sync-run:{summary['id']}", None, data)
+
+
+def connect() -> None:
+    from cms.papers.signals import sync_finished
+
+    stale.write_recorded.connect(on_write, dispatch_uid="webhooks-write")
+    sync_finished.connect(on_sync_finished, dispatch_uid="webhooks-sync-finished")

@@ -1,0 +1,114 @@
+"""Events into delivery rows, in the writer's transaction; sent once it commits.
+
+One row per event per endpoint that wants it. An editor's save writes a paper and its authors
+as several writes; while a row for the same event and subject has not been attempted yet, a
+later write merges into it (the newest data, the union of the changed URLs and fields), so a
+save makes one delivery, not one per row written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from .models import TEST_EVENT, Delivery, Endpoint
+
+
+def envelope(event_type: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The Standard Webhooks payload shape: type, timestamp, data."""
+    return {"type": event_type, "timestamp": timezone.now().isoformat(), "data": data}
+
+
+def merged(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """`new`, keeping what `old` said changed (URLs; fields, unless either did not know)."""
+    data = dict(new["data"])
+    urls = old["data"].get("changed_urls", []) + data.get("changed_urls", [])
+    data["changed_urls"] = list(dict.fromkeys(urls))
+    if "fields" in data:
+        before, now = old["data"].get("fields"), data["fields"]
+        data["fields"] = None if before is None or now is None else sorted({*before, *now})
+    return {**new, "data": data}
+
+
+def enqueue(
+    event_type: str,
+    subject: str,
+    language_code: str | None,
+    data: Callable[[], dict[str, Any]],
+) -> list[int]:
+    """Store the event for every active endpoint that wants it; `data` is built only if one does.
+
+    Returns the ids of the deliveries created (merged ones are not new).
+    """
+    endpoints = [
+        e for e in Endpoint.objects.filter(active=True) if e.wants(event_type, language_code)
+    ]
+    if not endpoints:
+        return []
+    payload = envelope(event_type, data())
+    created = []
+    with transaction.atomic():
+        for endpoint in endpoints:
+            waiting = (
+                Delivery.objects.select_for_update()
+                .filter(
+                    endpoint=endpoint,
+                    event_type=event_type,
+                    subject=subject,
+                    status=Delivery.Status.PENDING,
+                    attempts=0,
+                )
+                .first()
+            )
+            if waiting is not None:
+                waiting.payload = merged(waiting.payload, payload)
+                waiting.save(update_fields=["payload"])
+                continue
+            delivery = Delivery.objects.create(
+                endpoint=endpoint,
+                event_type=event_type,
+                subject=subject,
+                payload=payload,
+                next_attempt_at=timezone.now(),
+            )
+            created.append(delivery.pk)
+    for pk in created:
+        send_after_commit(pk)
+    return created
+
+
+def enqueue_test_event(endpoint: Endpoint) -> Delivery:
+    """A `webhook.test` delivery to `endpoint` (the admin's "Send test event")."""
+    data = {"endpoint": {"id": endpoint.pk, "url": endpoint.url}, "message": "test event"}
+    delivery = Delivery.objects.create(
+        endpoint=endpoint,
+        event_type=TEST_EVENT,
+        subject=f"endpoint:{endpoint.pk}",
+        payload=envelope(TEST_EVENT, data),
+        next_attempt_at=timezone.now(),
+    )
+    send_after_commit(delivery.pk)
+    return delivery
+
+
+def resend(delivery: Delivery) -> None:
+    """Deliver again, with the same webhook-id and a fresh run of retries."""
+    Delivery.objects.filter(pk=delivery.pk).update(
+        status=Delivery.Status.PENDING,
+        attempts=0,
+        next_attempt_at=timezone.now(),
+        leased_until=None,
+        error="",
+    )
+    send_after_commit(delivery.pk)
+
+
+def send_after_commit(delivery_id: int) -> None:
+    from cms.ops.background import start_after_commit
+
+    from .tasks import deliver
+
+    start_after_commit(deliver, delivery_id)
