@@ -60,18 +60,10 @@ def test_the_dashboard_is_headed_with_the_product_name(editor):
 
 def test_a_slug_clash_is_shown_on_the_content_tab_with_a_link(editor, screenshot):
     from cms.digests.models import DigestPage, TopicPage
+    from tests.pages import add_draft_digest
 
     topic = TopicPage.objects.filter(locale__language_code="en").order_by("path").first()
-    draft = DigestPage(
-        title="QueueBench",
-        slug="queuebench",
-        short_name="QueueBench",
-        reading_minutes=3,
-        summary="First try.",
-        live=False,
-    )
-    topic.add_child(instance=draft)
-    draft.save_revision()
+    draft = add_draft_digest(topic, "QueueBench", summary="First try.")
 
     editor.goto(f"/admin/pages/add/digests/digestpage/{topic.pk}/")
     editor.fill("#id_title", "QueueBench")  # the slug follows the title

@@ -10,6 +10,7 @@ from wagtail.models import Site
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.translation.roles import EDITORS, ensure_roles
+from tests.pages import add_draft_digest
 
 pytestmark = pytest.mark.django_db
 
@@ -29,17 +30,7 @@ def topic():
 @pytest.fixture
 def abandoned_draft(topic):
     """What an abandoned first try leaves: an autosaved draft holding the title's slug."""
-    draft = DigestPage(
-        title="QueueBench",
-        slug="queuebench",
-        short_name="QueueBench",
-        reading_minutes=3,
-        summary="First try.",
-        live=False,
-    )
-    topic.add_child(instance=draft)
-    draft.save_revision()
-    return draft
+    return add_draft_digest(topic, "QueueBench", summary="First try.")
 
 
 def create_digest(client, topic, **fields):

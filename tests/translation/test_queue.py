@@ -19,6 +19,7 @@ from cms.translation.queue import (
     queue_state,
     translation_queue,
 )
+from tests.pages import add_draft_digest
 
 pytestmark = pytest.mark.django_db
 
@@ -245,16 +246,7 @@ def test_the_translation_status_report_leads_translators_to_the_queue(client, tr
 
 
 def test_an_unpublished_english_page_is_not_translated(client, translator, topic_en, zh_locale):
-    draft = DigestPage(
-        title="Draft digest",
-        slug="draft-digest",
-        short_name="D",
-        reading_minutes=1,
-        summary="S",
-        live=False,
-    )
-    topic_en.add_child(instance=draft)
-    draft.save_revision()
+    draft = add_draft_digest(topic_en, "Draft digest", short_name="D", summary="S")
     client.force_login(translator)
 
     response = client.post(open_url(draft))
