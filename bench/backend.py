@@ -71,7 +71,6 @@ class Run:
     # -- scenario ------------------------------------------------------------------------------
 
     def build_scenario(self) -> None:
-        from django.db import connection
 
         from cms.digests.importer import refresh_planner_statistics
 
@@ -81,9 +80,8 @@ class Run:
         templates = self.work_dir.parent.parent / "templates"
         # For iterating on the harness only: BENCH_REUSE_SCENARIO=1 reuses a built scenario.
         reuse = templates / f"scenario-{TOPICS}-{IMPORT_TOPICS}.sqlite3"
-        if os.environ.get("BENCH_REUSE_SCENARIO") and reuse.exists():
-            connection.close()
-            shutil.copyfile(reuse, connection.settings_dict["NAME"])
+        reusing = os.environ.get("BENCH_REUSE_SCENARIO")
+        if reusing and scenario_template(reuse, restore=True):
             log("reused a built scenario (BENCH_REUSE_SCENARIO): no import figure")
             return
         started = time.perf_counter()
@@ -113,9 +111,8 @@ class Run:
         }
         self.raw["digests_per_locale"] = counts
         log(f"digests per locale: {counts}")
-        if os.environ.get("BENCH_REUSE_SCENARIO") and connection.vendor == "sqlite":
-            connection.close()
-            shutil.copyfile(connection.settings_dict["NAME"], reuse)
+        if reusing:
+            scenario_template(reuse, restore=False)
 
     # -- query counts (in process) -------------------------------------------------------------
 
@@ -456,6 +453,29 @@ class Run:
                 note=f"worker RSS before {sorted(before.values())}, after {sorted(after.values())}",
             )
         )
+
+
+def scenario_template(sqlite_file: Path, *, restore: bool) -> bool:
+    """BENCH_REUSE_SCENARIO's copy of a built scenario: restore it into the run's database (False
+    if there is none yet), or keep the run's database as it. SQLite keeps a file; PostgreSQL a
+    database `bench_template_<file stem>` on the same server."""
+    from django.db import connection
+
+    connection.close()
+    name = connection.settings_dict["NAME"]
+    if connection.vendor == "sqlite":
+        if restore and not sqlite_file.exists():
+            return False
+        shutil.copyfile(*((sqlite_file, name) if restore else (name, sqlite_file)))
+        return True
+    from .databases import copy_database, database_exists
+
+    server = os.environ["BENCH_DATABASE_URL"]
+    template = "bench_template_" + sqlite_file.stem.replace("-", "_")
+    if restore and not database_exists(server, template):
+        return False
+    copy_database(server, *((template, name) if restore else (name, template)))
+    return True
 
 
 def migrate_from_template(template_dir: Path) -> None:

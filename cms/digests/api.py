@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from django.conf import settings
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
+from rest_framework.generics import get_object_or_404
 from wagtail.api.v2 import filters as wagtail_filters
 from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
@@ -117,7 +118,11 @@ class PagesAPIViewSet(
         locale (and a digest without its paper), which the fields then read one by one.
         """
         if getattr(self, "api_object", None) is None:
-            page = super(WagtailPagesAPIViewSet, self).get_object()  # the public page, by id
+            # The public page by id, as DRF's get_object finds it, reading only its type.
+            queryset = self.filter_queryset(self.get_queryset())
+            queryset = queryset.select_related(None).only("content_type")
+            page = get_object_or_404(queryset, pk=self.kwargs[self.lookup_field])
+            self.check_object_permissions(self.request, page)
             model = page.specific_class or type(page)
             related = ["locale", "paper"] if issubclass(model, DigestPage) else ["locale"]
             self.api_object = model.objects.select_related(*related).get(pk=page.pk)

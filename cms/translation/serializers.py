@@ -19,9 +19,9 @@ class TranslationStatusField(serializers.Field):
     Published facts only (cms.translation.public_status): no staff names, no draft's work, no
     ids of a source page the request may not see. In a listing, the first row computes the
     status of every row of the page of results in one batch (one query) and keeps them in the
-    serializer context, so the cost does not grow with `limit`; a listing of a language nothing is
-    translated into needs none. A viewset that already holds the statuses can put them in the
-    context under "translation_statuses" ({page id: status dict}).
+    serializer context, so the cost does not grow with `limit`; a detail or a listing of a
+    language nothing is translated into needs none. A viewset that already holds the statuses
+    can put them in the context under "translation_statuses" ({page id: status dict}).
     """
 
     def __init__(self, **kwargs):
@@ -37,17 +37,22 @@ class TranslationStatusField(serializers.Field):
             return list(listing.instance)
         return [page]
 
-    def _listing_has_no_translations(self) -> bool:
-        """A listing of one language that nothing is translated into (`?locale=en` when English
-        is the source): no page of it can have a status, so no status query is needed."""
-        request = self.context.get("request")
-        language = request.GET.get("locale") if request is not None else None
+    def _language_has_no_translations(self, page: Page) -> bool:
+        """Whether the rows are all of one language that nothing is translated into (a detail
+        of an English page, or a listing with `?locale=en`, when English is the source): no row
+        can have a status then, so the status query, costly to build, is not needed."""
+        listing = getattr(self.parent, "parent", None)
+        if isinstance(listing, serializers.ListSerializer):
+            request = self.context.get("request")
+            language = request.GET.get("locale") if request is not None else None
+        else:
+            language = page.locale.language_code
         return language is not None and language not in translation_target_languages()
 
     def to_representation(self, page: Page) -> dict[str, Any] | None:
         context = self.context  # the serializer's own dict, shared by the rows of a listing
         if _NONE_KEY not in context:  # decided once per request
-            context[_NONE_KEY] = self._listing_has_no_translations()
+            context[_NONE_KEY] = self._language_has_no_translations(page)
         if context[_NONE_KEY]:
             return None
         cache = context.setdefault(_CACHE_KEY, {})

@@ -165,6 +165,27 @@ def test_a_listing_of_the_source_language_needs_no_status_query(client):
         assert with_status == status_queries(client, limit, "-translation_status", "en") + 1
 
 
+def detail_queries(client, page, fields: str) -> tuple[list[str], dict]:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(f"/api/v2/pages/{page.pk}/", {"fields": fields})
+    assert response.status_code == 200
+    return [query["sql"] for query in captured], response.json()
+
+
+def test_a_detail_of_a_source_page_needs_no_status_query(client, settings, digest_en, digest_zh):
+    """An English page reads only the target languages (one query, no segment counts); a
+    translation gets its status."""
+    settings.API_RESPONSE_CACHE_SECONDS = 0  # count the view's queries on every request
+    detail_queries(client, digest_en, "translation_status")  # warm Wagtail's site root paths
+    with_status, body = detail_queries(client, digest_en, "translation_status")
+    assert body["translation_status"] is None
+    assert len(with_status) == len(detail_queries(client, digest_en, "-translation_status")[0]) + 1
+    assert not [sql for sql in with_status if "wagtail_localize_stringtranslation" in sql]
+    translated, body = detail_queries(client, digest_zh, "translation_status")
+    assert body["translation_status"]["source_page_id"] == digest_en.pk
+    assert [sql for sql in translated if "wagtail_localize_stringtranslation" in sql]
+
+
 def test_target_languages_are_read_again_when_a_translation_is_created():
     assert translation_target_languages() == {"zh-hant"}
     source = Translation.objects.first().source
