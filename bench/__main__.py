@@ -18,6 +18,21 @@ from .report import table
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT_DIR = ROOT / "var" / "bench"
+# The web processes' shared cache, as in production (deploy/): a Redis database of its own,
+# emptied before each backend. Without a Redis answering there, the file cache of `make run`.
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/13"
+
+
+def _empty_redis(url: str) -> bool:
+    """Empty the benchmark's Redis database; False if no Redis answers at `url`."""
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).flushdb()
+    except redis.RedisError as error:
+        print(f"no Redis at {url} ({error}): the file cache instead", file=sys.stderr)
+        return False
+    return True
 
 
 def _run_backend(label: str, database_url: str, work_dir: Path) -> dict:
@@ -32,6 +47,8 @@ def _run_backend(label: str, database_url: str, work_dir: Path) -> dict:
             "PYTHONPATH": str(ROOT),
         }
     )
+    redis_url = os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS_URL)
+    env["BENCH_CACHE_URL"] = redis_url if _empty_redis(redis_url) else ""
     out = work_dir / "results.json"
     print(f"== {label}", file=sys.stderr, flush=True)
     subprocess.run([sys.executable, "-m", "bench.backend", str(out)], env=env, check=True, cwd=ROOT)

@@ -540,23 +540,33 @@ def main() -> None:
     run = Run(work_dir)
     run.raw["vendor"] = connection.vendor
     run.build_scenario()
-    run.guarded(run.query_counts)
+    # For iterating on one figure only: BENCH_STAGES=latencies (names below, comma-separated).
+    wanted = set(filter(None, os.environ.get("BENCH_STAGES", "").split(","))) or None
+
+    def stage_wanted(name: str) -> bool:
+        return wanted is None or name in wanted
+
+    if stage_wanted("query_counts"):
+        run.guarded(run.query_counts)
     from . import memory_bench
 
-    for figure in run.guarded(memory_bench.measure) or []:
-        run.add(figure)
+    if stage_wanted("memory"):
+        for figure in run.guarded(memory_bench.measure) or []:
+            run.add(figure)
     connection.close()
     floor_dir = Path(os.environ["BENCH_FLOOR_DIR"])
     floor_dir.mkdir(parents=True, exist_ok=True)
     env = env_for(os.environ["BENCH_DATABASE_URL"], floor_dir, Path(os.environ["VAR_DIR"]))
     with Server(env, work_dir / "gunicorn.log") as server:
         for stage in (run.throughput, run.latencies, run.search_recall, run.web_memory):
-            run.guarded(stage, server)
-            server.wait_idle()
+            if stage_wanted(stage.__name__):
+                run.guarded(stage, server)
+                server.wait_idle()
     from . import sync_bench
 
-    for figure in run.guarded(sync_bench.measure, work_dir, env) or []:
-        run.add(figure)
+    if stage_wanted("sync"):
+        for figure in run.guarded(sync_bench.measure, work_dir, env) or []:
+            run.add(figure)
     out.write_text(
         json.dumps(
             {"figures": [vars(f) for f in run.figures], "raw": run.raw},

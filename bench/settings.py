@@ -25,6 +25,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
     }
 
+# The cache production shares between web processes (deploy/): Redis, when the runner found one
+# (bench/__main__.py); only the cache, so tasks still run as `make run` runs them. (The sync
+# stage's worker has a REDIS_URL of its own, broker and cache.)
+if os.environ.get("BENCH_CACHE_URL") and not REDIS_URL:  # noqa: F405
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["BENCH_CACHE_URL"],
+        }
+    }
+
 LOGGING = {"version": 1, "disable_existing_loggers": False, "root": {"level": "WARNING"}}
 BENCH_FLOOR_DIR = os.environ.get("BENCH_FLOOR_DIR", "/nonexistent")
 

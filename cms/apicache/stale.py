@@ -6,6 +6,8 @@ every cache layer from it:
 
 - the response cache (cms.apicache.middleware) is keyed on the content version, so every write
   bumps the version once its transaction commits and no cached response survives it;
+- the visibility facts (cms.digests.visibility) are keyed on the visibility version, bumped with
+  it by every write that can change which pages are public (`CHANGES_VISIBILITY`);
 - a CDN in WAGTAILFRONTENDCACHE gets `changed_urls(write)` as one PurgeBatch after the commit
   (computed before it: a deleted page's parent and translations must still be readable);
 - `write_recorded` tells anyone else who acts on writes (cms.webhooks) with the same write and
@@ -65,6 +67,10 @@ REACH: dict[str, frozenset[str]] = {
     LOCALE: frozenset({"everything"}),
     EVERYTHING: frozenset({"everything"}),
 }
+
+# Writes that can change which pages are public: all but a paper's, which changes what digests
+# show, never whether they are shown.
+CHANGES_VISIBILITY = frozenset(REACH) - {PAPER, PAPERS_SYNCED}
 
 
 @dataclass(frozen=True)
@@ -168,7 +174,7 @@ def record(write: Write) -> None:
     if batch is not None:
         batch.append(write)
         return
-    bump_content_version()
+    bump_content_version(visibility=write.kind in CHANGES_VISIBILITY)
     urls: Callable[[], list[str]] = cache(lambda: changed_urls(write))
     if getattr(settings, "WAGTAILFRONTENDCACHE", None):
         purge_after_commit(urls())

@@ -1,19 +1,23 @@
 """The content version: one token that changes whenever what the public API shows may change.
 
 Cached API responses are keyed on it, so a bump makes every cached response unreachable at once
-(cms.apicache.stale bumps it for every write). It lives in the default cache, which must be
-shared by all web processes (Redis, or the file cache; see settings.CACHES).
+(cms.apicache.stale bumps it for every write). The visibility version changes with it on every
+write except a paper's: it keys the facts that decide which pages are public (view restrictions,
+sites, hidden branches; cms.digests.visibility), which no paper write changes. It lives in the
+default cache, which must be shared by all web processes (Redis, or the file cache; see
+settings.CACHES).
 
 When the cache does not answer (Redis restarting, or out of this process's reach) nothing is
 served from it and a write still commits; but Redis may come back holding the old version and
 the answers cached under it (deploy/ runs it with an append-only file), so a bump that could not
 be made is owed, not forgotten: this process makes it before it reads the cache again, and a
-background thread retries it every few seconds until the cache answers, for the other
-processes' readers. A reader that finds the cache down owes a bump too, for the same reason.
+background thread retries it every few seconds until the cache answers, for the other processes'
+readers. A reader that finds the cache down owes a bump too, for the same reason.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -24,6 +28,8 @@ from django.db import transaction
 from redis.exceptions import RedisError
 
 VERSION_KEY = "api-content-version"
+VISIBILITY_VERSION_KEY = "api-visibility-version"
+ALL_VERSION_KEYS = (VERSION_KEY, VISIBILITY_VERSION_KEY)
 # What the cache raises when it does not answer: Redis's errors, the file cache's OSError.
 CACHE_DOWN = (RedisError, OSError)
 RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)  # between tries of an owed bump, the last one repeated
@@ -34,8 +40,9 @@ _owed = 0  # bumps this process could not make and has not made good since
 _retrying: threading.Thread | None = None
 
 
-def current_content_version() -> str | None:
-    """The version now in force; None when the cache does not answer (cache nothing then).
+def current_content_version(key: str = VERSION_KEY) -> str | None:
+    """The version now in force (`key`: the content's or the visibility's); None when the cache
+    does not answer (cache nothing then).
 
     A lost key (eviction, restart) simply starts a new version; a bump this process owes is
     made first.
@@ -43,10 +50,10 @@ def current_content_version() -> str | None:
     try:
         if _owed:
             _set_new_version(raising=True)
-        version = cache.get(VERSION_KEY)
+        version = cache.get(key)
         if version is None:
-            cache.add(VERSION_KEY, uuid.uuid4().hex, timeout=None)
-            version = cache.get(VERSION_KEY)
+            cache.add(key, uuid.uuid4().hex, timeout=None)
+            version = cache.get(key)
         return version
     except CACHE_DOWN:
         cache_went_down()
@@ -78,13 +85,16 @@ def _retry_owed() -> None:
             continue
 
 
-def _set_new_version(*, raising: bool = False) -> None:
-    """Bump now; if the cache does not answer, the bump is owed (`raising`: and raise)."""
+def _set_new_version(keys: tuple[str, ...] = ALL_VERSION_KEYS, *, raising: bool = False) -> None:
+    """Bump `keys` now; if the cache does not answer, a bump of all of them is owed
+    (`raising`: and raise)."""
     global _owed
     with _lock:
         made_good = _owed  # a bump made from here on makes good those that failed before
+    if made_good:
+        keys = ALL_VERSION_KEYS
     try:
-        cache.set(VERSION_KEY, uuid.uuid4().hex, timeout=None)
+        cache.set_many({key: uuid.uuid4().hex for key in keys}, timeout=None)
     except CACHE_DOWN:
         if raising:
             raise
@@ -94,11 +104,13 @@ def _set_new_version(*, raising: bool = False) -> None:
         _owed -= made_good
 
 
-def bump_content_version(*, using: str | None = None) -> None:
-    """Make every cached API response stale once the current transaction commits.
+def bump_content_version(*, using: str | None = None, visibility: bool = True) -> None:
+    """Make every cached API response (and, with `visibility`, the visibility facts) stale
+    once the current transaction commits.
 
     After the commit, not before: a request that read the new version while the change was still
     uncommitted would cache the old content under the new version. A bump the cache does not
     take never fails the write (it is owed, above).
     """
-    transaction.on_commit(_set_new_version, using=using)
+    keys = ALL_VERSION_KEYS if visibility else (VERSION_KEY,)
+    transaction.on_commit(functools.partial(_set_new_version, keys), using=using)

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import F, Q, QuerySet
 from django.http import HttpRequest
 from wagtail.api.v2.utils import BadRequestError
 from wagtail.api.validators import SiteFilterValidator
 from wagtail.models import Page, PageViewRestriction, Site
+
+from cms.apicache.version import (
+    CACHE_DOWN,
+    VISIBILITY_VERSION_KEY,
+    cache_went_down,
+    current_content_version,
+)
 
 # Built once per request (the listing, its count and the prefetches use the condition).
 CONDITION_ATTRIBUTE = "public_page_condition"
@@ -25,29 +36,77 @@ def public_page_condition(request: HttpRequest) -> Q:
     cached = getattr(request, CONDITION_ATTRIBUTE, None)
     if cached is not None:
         return cached
+    facts = visibility_facts(request)
     condition = Q(live=True)
     passed = False
-    refused = []
-    for restriction in PageViewRestriction.objects.all():
+    for restriction, path in facts.restrictions:
         if restriction.accept_request(request):
             passed = True
         else:
-            refused.append(restriction.page_id)
-    # The paths in a query of their own, and only when some restriction applies: joined to the
-    # restrictions, SQLite's planner scans the whole page table even when there are none.
-    for path in Page.objects.filter(pk__in=refused).values_list("path", flat=True):
-        condition &= ~Q(path__startswith=path)
+            condition &= ~Q(path__startswith=path)
     setattr(request, PASSED_ATTRIBUTE, passed)
-    site = requested_site(request)
-    if site is None:
+    if facts.site is None:
         condition = Q(pk__in=[])
     else:
         in_site = Q()
-        for path in site_root_paths(site):
+        for path in facts.root_paths:
             in_site |= Q(path__startswith=path)
-        condition &= in_site & unreachable_page_condition()
+        condition &= in_site & unreachable_page_condition(facts.hidden_paths)
     setattr(request, CONDITION_ATTRIBUTE, condition)
     return condition
+
+
+@dataclass(frozen=True)
+class VisibilityFacts:
+    """What decides which pages a request may see, beside the request itself."""
+
+    site: Site | None
+    root_paths: tuple[str, ...]  # the site root's and its translations'
+    hidden_paths: tuple[str, ...]  # pages not live that have children: their branches
+    restrictions: tuple[tuple[PageViewRestriction, str], ...]  # with the restricted page's path
+
+
+def visibility_facts(request: HttpRequest) -> VisibilityFacts:
+    """The facts for `request`'s site, from the cache while the visibility version stands.
+
+    Four queries a request otherwise, on every uncached API request; no paper write changes
+    them, so the first request after a sync batch does not read them again. Every write that
+    can change them bumps the version (cms.apicache.stale.CHANGES_VISIBILITY). They are kept as
+    long as cached responses are (API_RESPONSE_CACHE_SECONDS; 0 keeps nothing).
+    """
+    timeout = settings.API_RESPONSE_CACHE_SECONDS
+    version = current_content_version(VISIBILITY_VERSION_KEY) if timeout else None
+    if version is None:
+        return read_visibility_facts(request)
+    site_parameter = request.GET.get("site", "")
+    key = f"api-visibility:{version}:{request.get_host()}:{request.get_port()}:{site_parameter}"
+    try:
+        facts = cache.get(key)
+        if facts is None:
+            facts = read_visibility_facts(request)
+            cache.set(key, facts, timeout)
+    except CACHE_DOWN:
+        cache_went_down()
+        return read_visibility_facts(request)
+    return facts
+
+
+def read_visibility_facts(request: HttpRequest) -> VisibilityFacts:
+    site = requested_site(request)
+    restrictions = list(PageViewRestriction.objects.all())
+    # The paths in a query of their own, and only when some restriction exists: joined to the
+    # restrictions, SQLite's planner scans the whole page table even when there are none.
+    paths = dict(
+        Page.objects.filter(pk__in={r.page_id for r in restrictions}).values_list("pk", "path")
+    )
+    return VisibilityFacts(
+        site=site,
+        root_paths=tuple(site_root_paths(site)) if site is not None else (),
+        hidden_paths=tuple(
+            Page.objects.filter(live=False, numchild__gt=0).values_list("path", flat=True)
+        ),
+        restrictions=tuple((r, paths[r.page_id]) for r in restrictions if r.page_id in paths),
+    )
 
 
 def site_root_paths(site: Site) -> list[str]:
@@ -75,17 +134,16 @@ def requested_site(request: HttpRequest) -> Site | None:
         raise BadRequestError(str(error)) from error
 
 
-def unreachable_page_condition() -> Q:
+def unreachable_page_condition(hidden_paths: tuple[str, ...]) -> Q:
     """Excludes pages no reader can reach even though they are live themselves.
 
-    Wagtail's public queryset keeps a live page whose parent was unpublished or never published,
-    and wagtail-localize's untranslated placeholders (aliases of a page in another locale) are live
-    too; neither belongs in the public API. (The partial index digests_page_unpublished_path
-    keeps the hidden branches from scanning the page table.)
+    Wagtail's public queryset keeps a live page whose parent was unpublished or never published
+    (under one of `hidden_paths`), and wagtail-localize's untranslated placeholders (aliases of
+    a page in another locale) are live too; neither belongs in the public API. (The partial
+    index digests_page_unpublished_path keeps the hidden branches from scanning the page table.)
     """
     condition = ~(Q(alias_of__isnull=False) & ~Q(alias_of__locale_id=F("locale_id")))
-    hidden = Page.objects.filter(live=False, numchild__gt=0).values_list("path", flat=True)
-    for path in hidden:
+    for path in hidden_paths:
         condition &= ~Q(path__startswith=path)
     return condition
 
