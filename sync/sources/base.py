@@ -124,7 +124,8 @@ class Source:
         """What each request found, as it comes: the papers it answered for, and its result.
 
         Papers the source does not ask about need not be named; when the iterator ends the
-        source is done with all of `queries`.
+        source is done with all of `queries`. Naming them first (with an empty result) lets a
+        batch write them while the source still asks about others, rather than after.
         """
         raise NotImplementedError
 

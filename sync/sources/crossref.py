@@ -43,16 +43,23 @@ class CrossrefSource(Source):
 
     def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
         with_doi = [q for q in queries if q.doi]
+        skip_venues = set(sync_setting("SYNC_VENUES_WITHOUT_DOIS"))
+        # A title search costs a request per paper: only for papers DBLP has placed in
+        # proceedings that register DOIs, yet without a DOI.
+        by_title = [
+            q for q in queries if not q.doi and q.venue not in skip_venues and q.ids.get("dblp_key")
+        ]
+        searched = {q.paper_id for q in by_title}
+        # Papers it will not ask about are done now, not after its last title search (which,
+        # at its rate, ends a batch): the batch writes them meanwhile instead of at its end.
+        unasked = [q.paper_id for q in queries if not q.doi and q.paper_id not in searched]
+        if unasked:
+            yield unasked, FetchResult()
         for batch in chunks(with_doi, DOI_BATCH):
             filters = ",".join(f"doi:{q.doi}" for q in batch)
             params = self._params(filter=filters, rows=len(batch), select=SELECT)
             yield self._collect(batch, params=params)
-        skip_venues = set(sync_setting("SYNC_VENUES_WITHOUT_DOIS"))
-        for query in queries:
-            # A title search costs a request per paper: only for papers DBLP has placed in
-            # proceedings that register DOIs, yet without a DOI.
-            if query.doi or query.venue in skip_venues or not query.ids.get("dblp_key"):
-                continue
+        for query in by_title:
             params = self._params(
                 **{
                     "query.bibliographic": query.title,

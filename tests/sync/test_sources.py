@@ -1,5 +1,6 @@
 """Each source client against its recorded responses, quirks included (HTTP via `responses`)."""
 
+import dataclasses
 import json
 from urllib.parse import parse_qs, urlsplit
 
@@ -105,6 +106,18 @@ def test_crossref_skips_title_search_for_venues_without_dois():
     crossref = source("crossref")
     assert crossref.fetch([SWING]).records == {}
     assert crossref.requests_made == 0
+
+
+@responses.activate
+def test_crossref_names_the_papers_it_will_not_search_before_its_first_request():
+    """A batch writes them meanwhile, not after Crossref's last title search (one a request)."""
+    crossref = source("crossref")
+    placed = dataclasses.replace(CRUX, paper_id=5, ids={"dblp_key": "conf/sigcomm/CaoGQ24"})
+    answers = crossref.fetch_each([BYTESCALE, CRUX, SWING, placed])
+    papers, result = next(answers)
+    assert sorted(papers) == [CRUX.paper_id, SWING.paper_id]  # not placed by DBLP; no DOIs
+    assert result.records == {} and result.errors == {} and not result.retry_later
+    assert crossref.requests_made == 0 and not responses.calls
 
 
 @responses.activate
