@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from rest_framework.generics import get_object_or_404
@@ -118,14 +119,15 @@ class PagesAPIViewSet(
         locale (and a digest without its paper), which the fields then read one by one.
         """
         if getattr(self, "api_object", None) is None:
-            # The public page by id, as DRF's get_object finds it, reading only its type.
-            queryset = self.filter_queryset(self.get_queryset())
-            queryset = queryset.select_related(None).only("content_type")
-            page = get_object_or_404(queryset, pk=self.kwargs[self.lookup_field])
-            self.check_object_permissions(self.request, page)
-            model = page.specific_class or type(page)
+            pk = self.kwargs[self.lookup_field]
+            # The page's type by id alone, so that the public condition is built only into the
+            # query that reads the specific page.
+            type_id = Page.objects.filter(pk=pk).values_list("content_type_id", flat=True).first()
+            model = Page if type_id is None else page_model(type_id)
             related = ["locale", "paper"] if issubclass(model, DigestPage) else ["locale"]
-            self.api_object = model.objects.select_related(*related).get(pk=page.pk)
+            queryset = self.filter_queryset(public_pages(self.request, model))
+            self.api_object = get_object_or_404(queryset.select_related(*related), pk=pk)
+            self.check_object_permissions(self.request, self.api_object)
             self.prefetch_for_serializer([self.api_object])
         return self.api_object
 
@@ -147,6 +149,12 @@ class PagesAPIViewSet(
             attach_public_parents(digests, public=public_page_condition(self.request))
         if topics and "digests" in fields:
             attach_digests(topics, public=public_page_condition(self.request))
+
+
+def page_model(content_type_id: int) -> type[Page]:
+    """The page class of a content type (Page if its model is gone)."""
+    model = ContentType.objects.get_for_id(content_type_id).model_class()
+    return model if model is not None and issubclass(model, Page) else Page
 
 
 def split_language_prefix(html_path: str) -> tuple[str, str]:

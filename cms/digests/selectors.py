@@ -23,6 +23,11 @@ def parent_path(page: Page) -> str:
     return page.path[: -page.steplen]
 
 
+# What `meta.parent` (id, type, detail and html URLs, title) and a digest's `topic` (id, title,
+# slug) read of a parent page.
+PARENT_FIELDS = ("id", "title", "slug", "path", "depth", "url_path", "content_type")
+
+
 def attach_public_parents(pages: Sequence[Page], *, public: Q) -> None:
     """Give each page its parent if the parent is public, else None, with one query for all.
 
@@ -30,7 +35,8 @@ def attach_public_parents(pages: Sequence[Page], *, public: Q) -> None:
     would read the parent, then ask whether it is public, in two queries a page.
     """
     wanted = {parent_path(page) for page in pages}
-    parents = {parent.path: parent for parent in Page.objects.filter(public, path__in=wanted)}
+    parents = Page.objects.filter(public, path__in=wanted).only(*PARENT_FIELDS)
+    parents = {parent.path: parent for parent in parents}
     for page in pages:
         setattr(page, PREFETCHED_PARENT, parents.get(parent_path(page)))
 

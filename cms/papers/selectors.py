@@ -1,8 +1,8 @@
 """Batched reads of paper metadata for the API.
 
 A page of API results needs the authors, affiliations and links of up to 100 papers. Reading
-them as plain rows in one query costs a fraction of Django's prefetch, which builds a
-model instance per author and runs each through modelcluster's manager.
+them as plain rows costs a fraction of Django's prefetch, which builds a model instance per
+author and runs each through modelcluster's manager.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import CharField, Exists, F, JSONField, OuterRef, Q, QuerySet, Value
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 
 if TYPE_CHECKING:
@@ -41,7 +41,9 @@ def _author(name: str, given: str, family: str, orcid: str, affiliations) -> dic
 
 
 def attach_paper_parts(papers: Iterable[Paper]) -> None:
-    """Load the authors, affiliations and links of all `papers` in one query."""
+    """Load the authors, affiliations and links of all `papers` (three queries for any number)."""
+    from .models import PaperAffiliation, PaperAuthor, PaperLink
+
     by_id: dict[int, list[Paper]] = defaultdict(list)  # digests in two languages share a paper
     for paper in papers:
         if paper is not None:
@@ -49,46 +51,20 @@ def attach_paper_parts(papers: Iterable[Paper]) -> None:
     if not by_id:
         return
     parts = {pk: PaperParts() for pk in by_id}
-    for paper_id, kind, first, second, third, fourth, listed, *_order in _part_rows(list(by_id)):
-        if kind == _AUTHOR:
-            parts[paper_id].authors.append(_author(first, second, third, fourth, listed))
-        elif kind == _AFFILIATION:
-            parts[paper_id].affiliations.append(first)
-        else:
-            parts[paper_id].links.append({"label": first, "url": second})
+
+    def rows(model, *columns):
+        ordered = model.objects.filter(paper_id__in=list(by_id)).order_by("sort_order", "pk")
+        return ordered.values_list("paper_id", *columns)
+
+    for paper_id, *author in rows(PaperAuthor, "name", "given", "family", "orcid", "affiliations"):
+        parts[paper_id].authors.append(_author(*author))
+    for paper_id, name in rows(PaperAffiliation, "name"):
+        parts[paper_id].affiliations.append(name)
+    for paper_id, label, url in rows(PaperLink, "label", "url"):
+        parts[paper_id].links.append({"label": label, "url": url})
     for pk, instances in by_id.items():
         for paper in instances:
             setattr(paper, PREFETCHED_PARTS, parts[pk])
-
-
-# The kinds of row _part_rows returns, in the order they come.
-_AUTHOR, _AFFILIATION, _LINK = 0, 1, 2
-
-
-def _part_rows(paper_ids: list[int]):
-    """The papers' authors, affiliations and links as one UNION ALL of plain rows:
-    (paper_id, kind, four text columns, the author's affiliations), in the editors' order."""
-    from .models import PaperAffiliation, PaperAuthor, PaperLink
-
-    def nothing(output_field=None):
-        return Value(None, output_field=output_field or CharField())
-
-    kinds = (
-        (PaperAuthor, _AUTHOR, (F("name"), F("given"), F("family"), F("orcid"), F("affiliations"))),
-        (PaperAffiliation, _AFFILIATION, (F("name"), nothing(), nothing(), nothing())),
-        (PaperLink, _LINK, (F("label"), F("url"), nothing(), nothing())),
-    )
-    columns = ("paper_id", "kind", "first", "second", "third", "fourth", "listed")
-    selects = []
-    for model, kind, values in kinds:
-        values = (*values, nothing(JSONField()))[:5]
-        named = dict(zip(columns[2:], values, strict=True))
-        rows = model.objects.filter(paper_id__in=paper_ids).order_by()
-        selects.append(
-            rows.annotate(kind=Value(kind), **named).values_list(*columns, "sort_order", "id")
-        )
-    union = selects[0].union(*selects[1:], all=True)
-    return union.order_by("paper_id", "kind", "sort_order", "id")
 
 
 def paper_parts(paper: Paper) -> PaperParts:
