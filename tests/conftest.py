@@ -108,6 +108,19 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         )
 
 
+@pytest.fixture
+def uncached_api(settings):
+    """The API views themselves: no response cache, no cached visibility facts (tests/apicache
+    covers both). Their versions move on commit, which never comes inside a rolled-back test."""
+    settings.API_RESPONSE_CACHE_SECONDS = 0
+
+
+@pytest.fixture
+def cached_api(settings):
+    """The API's caches on, as in production (the test settings keep their default lifetime)."""
+    settings.API_RESPONSE_CACHE_SECONDS = 600
+
+
 @pytest.fixture(autouse=True)
 def empty_default_cache():
     """Each test's database is rolled back, so the cache (cached API responses, the content

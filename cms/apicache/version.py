@@ -22,6 +22,7 @@ import logging
 import threading
 import time
 import uuid
+from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
@@ -58,6 +59,25 @@ def current_content_version(key: str = VERSION_KEY) -> str | None:
     except CACHE_DOWN:
         cache_went_down()
         return None
+
+
+def read_with_content_version(keys: list[str]) -> tuple[str | None, dict[str, Any]]:
+    """The content version and whatever the cache holds under `keys`, in one round trip.
+
+    (None, {}) when the cache does not answer. When the version had to be started anew (lost
+    key, owed bump), nothing found is returned: it was stored under an earlier version.
+    """
+    try:
+        if not _owed:
+            found = cache.get_many([VERSION_KEY, *keys])
+            version = found.pop(VERSION_KEY, None)
+            if version is not None:
+                return version, found
+        version = current_content_version()
+    except CACHE_DOWN:
+        cache_went_down()
+        return None, {}
+    return version, {}
 
 
 def cache_went_down() -> None:

@@ -32,11 +32,10 @@ BASE = "http://testserver"
 
 
 @pytest.fixture(autouse=True)
-def recording_cdn(settings):
+def recording_cdn(settings, cached_api):
     settings.WAGTAILFRONTENDCACHE = {
         "recording": {"BACKEND": "tests.ops.purge_recorder.RecordingBackend"}
     }
-    settings.API_RESPONSE_CACHE_SECONDS = 600
     cache.clear()
     purge_recorder.purged_urls.clear()
     yield purge_recorder.purged_urls

@@ -5,24 +5,15 @@ version: a paper write leaves them, every write that can change which pages are 
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from wagtail.models import PageViewRestriction
 
 from cms.digests.models import DigestPage
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cached_api")]
 
 FACT_TABLES = ("wagtailcore_pageviewrestriction", "wagtailcore_site")
-
-
-@pytest.fixture(autouse=True)
-def cached_api(settings):
-    settings.API_RESPONSE_CACHE_SECONDS = 600
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def digest() -> DigestPage:

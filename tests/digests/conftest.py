@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from wagtail.models import Locale
 
 from cms.digests.models import DigestPage, TopicPage
@@ -36,15 +35,8 @@ def seed_copy(seed_path, tmp_path) -> SeedCopy:
 
 
 @pytest.fixture(autouse=True)
-def uncached_api(settings):
-    """Exercise the views themselves: no response cache (tests/apicache covers it).
-
-    Its content version is bumped on commit, which never comes inside a rolled-back test.
-    """
-    settings.API_RESPONSE_CACHE_SECONDS = 0
-    cache.clear()
-    yield
-    cache.clear()
+def views_without_api_caches(uncached_api):
+    """Exercise the views themselves (tests/apicache covers the caches)."""
 
 
 @pytest.fixture

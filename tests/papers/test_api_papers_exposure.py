@@ -4,26 +4,16 @@ search, and the detail view."""
 
 import pytest
 from django.contrib.auth.models import Group
-from django.core.cache import cache
 from wagtail.models import PageViewRestriction
 
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper, PaperAuthor
 from tests.digests.conftest import digest, topic_of, translation
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncached_api")]
 
 PAPERS_URL = "/api/v2/papers/"
 UNIQUE_AUTHOR = "Zephyrine Quillfeather"
-
-
-@pytest.fixture(autouse=True)
-def uncached_api(settings):
-    """The views themselves: no response cache (its version moves on commit only)."""
-    settings.API_RESPONSE_CACHE_SECONDS = 0
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -1,21 +1,12 @@
 """`/api/v2/papers/?search=`: title, authors, DOI and venue, every word; bad values are 400s."""
 
 import pytest
-from django.core.cache import cache
 
 from cms.papers.models import Paper, PaperAuthor
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncached_api")]
 
 PAPERS_URL = "/api/v2/papers/"
-
-
-@pytest.fixture(autouse=True)
-def uncached_api(settings):
-    settings.API_RESPONSE_CACHE_SECONDS = 0
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def found(client, **params) -> set[int]:

@@ -10,7 +10,6 @@ import pytest
 import rispy
 import yaml
 from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors, SplitNameParts
-from django.core.cache import cache
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
 from wagtail.models import PageViewRestriction
@@ -21,7 +20,7 @@ from cms.papers.citations import latex_escape
 from cms.papers.models import PaperAuthor, PaperLink
 from tests.paper_examples import fill_in_odin
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncached_api")]
 
 CSL_SCHEMA = json.loads(
     (Path(__file__).parents[1] / "fixtures" / "csl" / "csl-data.json").read_text(encoding="utf-8")
@@ -29,15 +28,6 @@ CSL_SCHEMA = json.loads(
 ODIN_DOI = "10.1145/0000000.0000001"
 CSL_JSON = "application/vnd.citationstyles.csl+json"
 NSDI_URL = "https://www.usenix.org/conference/nsdi26/presentation/example"
-
-
-@pytest.fixture(autouse=True)
-def uncached_api(settings):
-    """The views themselves (test_negotiation_is_cached_per_accept turns the cache on)."""
-    settings.API_RESPONSE_CACHE_SECONDS = 0
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -61,7 +61,7 @@ def test_a_sync_while_redis_is_down_commits_and_no_stale_answer_follows(
 
     redis_cache.start()  # back with the old version and the answer cached under it
     other_process = redis.Redis.from_url(redis_cache.url)  # reads nothing through this one
-    assert other_process.keys(f"*{old_version}*"), "the answer cached before came back"
+    assert other_process.keys("*api-response:*"), "the answer cached before came back"
     # The owed bump is made in the background, for readers in processes that never noticed.
     wait_for(
         lambda: old_version.encode() not in other_process.get(cache.make_key(VERSION_KEY)),

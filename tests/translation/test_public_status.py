@@ -5,24 +5,15 @@ from urllib.parse import urlencode
 
 import pytest
 from django.contrib.auth.models import Group
-from django.core.cache import cache
 from django.urls import reverse
 from wagtail.models import PageViewRestriction
 from wagtail_localize.models import Translation
 
 from cms.translation.prefill import publish_translation
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncached_api")]
 
 SOURCE_KEYS = ("source_page_id", "source_revision_id", "synced_revision_id")
-
-
-@pytest.fixture(autouse=True)
-def uncached_api(settings):
-    settings.API_RESPONSE_CACHE_SECONDS = 0
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def statuses(client, page) -> list[dict]:
