@@ -19,12 +19,11 @@ import hashlib
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import set_response_etag
 
-from .version import CACHE_DOWN, cache_went_down, read_with_content_version
+from .version import read_with_version, store_with_version
 
 NOT_CACHEABLE = ("private", "no-cache", "no-store")
 # The request headers API responses vary on (DRF: Accept; the API: Accept-Language; sessions:
@@ -66,20 +65,16 @@ class APIResponseCacheMiddleware:
         if not timeout or not self.applies_to(request):
             return self.get_response(request)
         key = response_key(request, request_language(request))
-        version, found = read_with_content_version([key])
+        version, found = read_with_version([key])
         if version is None:  # the cache does not answer: a fresh answer, kept nowhere
             return self.get_response(request)
-        entry = found.get(key)
-        if entry is not None and entry[0] == version:
-            return entry[1]
+        if key in found:
+            return found[key]
         response = self.get_response(request)
         if self.cacheable(response):
             if not response.has_header("ETag"):
                 set_response_etag(response)  # stored with it, so hits need no hashing
-            try:
-                cache.set(key, (version, bytes_only(response)), timeout)
-            except CACHE_DOWN:
-                cache_went_down()
+            store_with_version(key, version, bytes_only(response), timeout)
         return response
 
     def applies_to(self, request: HttpRequest) -> bool:

@@ -61,23 +61,37 @@ def current_content_version(key: str = VERSION_KEY) -> str | None:
         return None
 
 
-def read_with_content_version(keys: list[str]) -> tuple[str | None, dict[str, Any]]:
-    """The content version and whatever the cache holds under `keys`, in one round trip.
+def read_with_version(
+    keys: list[str], version_key: str = VERSION_KEY
+) -> tuple[str | None, dict[str, Any]]:
+    """The version under `version_key` and the values kept under `keys` by `store_with_version`
+    under that same version, in one round trip (values of an earlier version are left out).
 
     (None, {}) when the cache does not answer. When the version had to be started anew (lost
-    key, owed bump), nothing found is returned: it was stored under an earlier version.
+    key, owed bump), nothing is found: what is there was stored under an earlier version.
     """
     try:
         if not _owed:
-            found = cache.get_many([VERSION_KEY, *keys])
-            version = found.pop(VERSION_KEY, None)
+            found = cache.get_many([version_key, *keys])
+            version = found.pop(version_key, None)
             if version is not None:
-                return version, found
-        version = current_content_version()
+                return version, {
+                    key: entry[1] for key, entry in found.items() if entry[0] == version
+                }
+        version = current_content_version(version_key)
     except CACHE_DOWN:
         cache_went_down()
         return None, {}
     return version, {}
+
+
+def store_with_version(key: str, version: str, value: Any, timeout: int) -> None:
+    """Keep `value` under `key` as built under `version`; a cache that does not answer keeps
+    nothing (and is owed a bump, see above)."""
+    try:
+        cache.set(key, (version, value), timeout)
+    except CACHE_DOWN:
+        cache_went_down()
 
 
 def cache_went_down() -> None:

@@ -6,7 +6,8 @@ import pytest
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS, ensure_roles
+from cms.translation.roles import EDITORS
+from tests.users import member
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
 from .test_whole_cycle import publish_from_editor
@@ -20,12 +21,10 @@ PAPER_TITLE = "Alibaba HPN: A Data Center Network for Large Language Model Train
 def test_an_editor_starts_a_digest_from_a_doi(
     seeded_live_server,
     lookup_upstream,
-    django_user_model,
     new_browser_page,  # noqa: F811
     screenshot,
 ):
-    user = django_user_model.objects.create_user("editor", password="editor")
-    user.groups.add(ensure_roles()[EDITORS])
+    member(EDITORS, "editor", password="editor")
     topic = TopicPage.objects.filter(locale__language_code="en").order_by("path").first()
     editor = new_browser_page()
     log_in(editor, "editor")
@@ -73,12 +72,10 @@ def test_an_editor_starts_a_digest_from_a_doi(
 def test_an_editor_adds_a_paper_by_title_from_the_papers_listing(
     seeded_live_server,
     lookup_upstream,
-    django_user_model,
     new_browser_page,  # noqa: F811
     screenshot,
 ):
-    user = django_user_model.objects.create_user("editor", password="editor")
-    user.groups.add(ensure_roles()[EDITORS])
+    member(EDITORS, "editor", password="editor")
     editor = new_browser_page()
     log_in(editor, "editor")
     editor.goto("/admin/snippets/papers/paper/")

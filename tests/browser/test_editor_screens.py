@@ -3,7 +3,8 @@
 import pytest
 
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS, ensure_roles
+from cms.translation.roles import EDITORS
+from tests.users import member
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
 
@@ -12,9 +13,8 @@ SCREENSHOTS = "editor_screens"
 
 
 @pytest.fixture
-def editor(seeded_live_server, django_user_model, new_browser_page):  # noqa: F811
-    user = django_user_model.objects.create_user("editor", password="editor")
-    user.groups.add(ensure_roles()[EDITORS])
+def editor(seeded_live_server, new_browser_page):  # noqa: F811
+    member(EDITORS, "editor", password="editor")
     page = new_browser_page()
     log_in(page, "editor")
     return page

@@ -12,7 +12,8 @@ from wagtail.models import Locale
 from wagtail_localize.models import StringTranslation
 
 from cms.digests.models import DigestPage
-from cms.translation.roles import TRANSLATORS, ensure_roles
+from cms.translation.roles import TRANSLATORS
+from tests.users import member
 
 from .conftest import DESKTOP
 
@@ -22,9 +23,8 @@ OWN_TITLE = "共享 rail 的擁擠控制"  # her own wording, without the glossa
 
 
 @pytest.fixture
-def new_digest(seeded_live_server, django_user_model):
-    user = django_user_model.objects.create_user("translator", password="translator")
-    user.groups.add(ensure_roles()[TRANSLATORS])
+def new_digest(seeded_live_server):
+    member(TRANSLATORS, "translator", password="translator")
     fabric = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
     page = fabric.get_parent().add_child(
         instance=DigestPage(

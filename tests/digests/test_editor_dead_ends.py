@@ -3,22 +3,21 @@
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 from wagtail.models import Site
 
 from cms.digests.models import DigestPage, TopicPage
-from cms.translation.roles import EDITORS, ensure_roles
+from cms.translation.roles import EDITORS
 from tests.pages import add_draft_digest
+from tests.users import member
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def editor(db):
-    user = get_user_model().objects.create_user("editor", password="pw")
-    user.groups.add(ensure_roles()[EDITORS])
+    user = member(EDITORS, "editor")
     return user
 
 

@@ -2,23 +2,17 @@
 against the local stand-in serving recorded answers (tests/sync/conftest.py)."""
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS, TRANSLATORS, ensure_roles
+from cms.translation.roles import EDITORS, TRANSLATORS
+from tests.users import member
 
 pytestmark = pytest.mark.django_db
 
 HPN_DOI = "10.1145/3651890.3672265"
 PAGE_URL = reverse("sync_lookup")
 CHOOSER_URL = reverse("sync_lookup_chooser")
-
-
-def member(group_name: str):
-    user = get_user_model().objects.create_user(group_name.lower(), password="pw")
-    user.groups.add(ensure_roles()[group_name])
-    return user
 
 
 @pytest.fixture

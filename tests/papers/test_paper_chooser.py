@@ -1,22 +1,16 @@
 """Editors create a paper from a digest's paper chooser, without leaving the page they edit."""
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS, TRANSLATORS, ensure_roles
+from cms.translation.roles import EDITORS, TRANSLATORS
+from tests.users import member
 
 pytestmark = pytest.mark.django_db
 
 CHOOSE_URL = reverse("wagtailsnippetchoosers_papers_paper:choose")
 CREATE_URL = reverse("wagtailsnippetchoosers_papers_paper:create")
-
-
-def member(group_name: str):
-    user = get_user_model().objects.create_user(group_name.lower(), password="pw")
-    user.groups.add(ensure_roles()[group_name])
-    return user
 
 
 def test_the_chooser_offers_a_new_paper_form_to_editors(client):

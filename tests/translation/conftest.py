@@ -1,13 +1,13 @@
 """Fixtures for the translation workflow: the two roles, one user in each, and helpers."""
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 from wagtail.models import Locale
 from wagtail_localize.models import Translation
 
 from cms.digests.models import DigestPage
 from cms.translation.roles import EDITORS, TRANSLATORS, ensure_roles
+from tests.users import member
 
 
 @pytest.fixture
@@ -15,20 +15,14 @@ def roles(db):
     return ensure_roles()
 
 
-def _user(username, group):
-    user = get_user_model().objects.create_user(username, f"{username}@example.com", "pw")
-    user.groups.add(group)
-    return user
-
-
 @pytest.fixture
 def editor(roles):
-    return _user("editor", roles[EDITORS])
+    return member(EDITORS, "editor", email="editor@example.com")
 
 
 @pytest.fixture
 def translator(roles):
-    return _user("translator", roles[TRANSLATORS])
+    return member(TRANSLATORS, "translator", email="translator@example.com")
 
 
 @pytest.fixture

@@ -11,8 +11,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from cms.translation.roles import EDITORS, TRANSLATORS, ensure_roles
+from cms.translation.roles import EDITORS, TRANSLATORS
 from cms.webhooks.models import Delivery, Endpoint
+from tests.users import member
 from tests.webhooks.conftest import deliver_pending
 
 
@@ -80,8 +81,7 @@ def test_send_test_event_rotate_and_resend(admin_client, endpoint, receiver):
 
 @pytest.mark.parametrize("role", [EDITORS, TRANSLATORS])
 def test_editors_and_translators_are_refused(client, endpoint, role):
-    user = get_user_model().objects.create_user("someone", "s@example.org", "pw")
-    user.groups.add(ensure_roles()[role])
+    user = member(role, "someone", email="s@example.org")
     client.force_login(user)
     delivery = Delivery.objects.create(endpoint=endpoint, event_type="webhook.test", payload={})
     secret = endpoint.secret
