@@ -124,5 +124,8 @@ class StrictQueryParametersMixin:
         action = getattr(self, "action", None)
         if action == "find_view":  # find/ also takes the page's address
             self.known_query_parameters = self.known_query_parameters | {"html_path"}
-        if action in ("detail_view", "find_view"):
+        # Only a parameter outside the known operations can be unknown; the field names that
+        # allow the rest are those of the requested type's queryset, costly to build.
+        others = set(request.GET) - self.known_query_parameters
+        if action in ("detail_view", "find_view") and others:
             self.check_query_parameters(self.get_queryset())

@@ -68,8 +68,9 @@ REACH: dict[str, frozenset[str]] = {
     EVERYTHING: frozenset({"everything"}),
 }
 
-# Writes that can change which pages are public: all but a paper's, which changes what digests
-# show, never whether they are shown.
+# Writes that can change which pages are public (or which languages pages are translated into,
+# cms.translation.status): all but a paper's, which changes what digests show, never whether
+# they are shown.
 CHANGES_VISIBILITY = frozenset(REACH) - {PAPER, PAPERS_SYNCED}
 
 

@@ -22,7 +22,8 @@ import logging
 import threading
 import time
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 from django.db import transaction
@@ -35,6 +36,7 @@ ALL_VERSION_KEYS = (VERSION_KEY, VISIBILITY_VERSION_KEY)
 CACHE_DOWN = (RedisError, OSError)
 RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)  # between tries of an owed bump, the last one repeated
 
+T = TypeVar("T")
 logger = logging.getLogger(__name__)
 _lock = threading.Lock()
 _owed = 0  # bumps this process could not make and has not made good since
@@ -92,6 +94,20 @@ def store_with_version(key: str, version: str, value: Any, timeout: int) -> None
         cache.set(key, (version, value), timeout)
     except CACHE_DOWN:
         cache_went_down()
+
+
+def read_through(key: str, version_key: str, compute: Callable[[], T], timeout: int) -> T:
+    """The value kept under `key` for the version under `version_key`, else `compute()`, kept
+    for the next reader (one round trip on a hit; `timeout` 0 keeps and reads nothing)."""
+    if not timeout:
+        return compute()
+    version, found = read_with_version([key], version_key)
+    if key in found:
+        return found[key]
+    value = compute()
+    if version is not None:
+        store_with_version(key, version, value, timeout)
+    return value
 
 
 def cache_went_down() -> None:

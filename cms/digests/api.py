@@ -1,7 +1,7 @@
 """The pages endpoint: Wagtail's PagesAPIViewSet, with the public-page rules and batched reads.
 
 Four things differ from stock Wagtail: which pages count as public (see
-visibility.public_page_condition, applied to the requested page type directly), the locale and
+visibility.PublicRule, applied to the requested page type directly), the locale and
 search filters (see api_filters), the prefetching that keeps a list response at a fixed
 number of queries whatever its `limit`, and `find/?html_path=` reading a `/zh-hant/` prefix.
 """
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
+from django.http import Http404
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from rest_framework.generics import get_object_or_404
@@ -28,7 +29,7 @@ from cms.papers.selectors import attach_paper_parts
 from .api_filters import LocaleFilter, SubstringSearchFilter
 from .models import DigestPage, TopicPage
 from .selectors import attach_digests, attach_public_parents
-from .visibility import depends_on_requester, public_page_condition, public_pages
+from .visibility import depends_on_requester, public_page_condition, public_pages, public_rule
 
 
 class PagesAPIViewSet(
@@ -116,19 +117,23 @@ class PagesAPIViewSet(
         """The specific page with the relations its fields show loaded, once per request.
 
         Wagtail's get_object reads the page, then `.specific` reads it again without its
-        locale (and a digest without its paper), which the fields then read one by one.
+        locale (and a digest without its paper), which the fields then read one by one. The
+        page is read by id and type alone and the public rule applied to it as read
+        (PublicRule.public_among): compiling the rule's condition into the query costs more
+        than the query.
         """
         if getattr(self, "api_object", None) is None:
             pk = self.kwargs[self.lookup_field]
-            # The page's type by id alone, so that the public condition is built only into the
-            # query that reads the specific page.
             type_id = Page.objects.filter(pk=pk).values_list("content_type_id", flat=True).first()
             model = Page if type_id is None else page_model(type_id)
             related = ["locale", "paper"] if issubclass(model, DigestPage) else ["locale"]
-            queryset = self.filter_queryset(public_pages(self.request, model))
-            self.api_object = get_object_or_404(queryset.select_related(*related), pk=pk)
-            self.check_object_permissions(self.request, self.api_object)
-            self.prefetch_for_serializer([self.api_object])
+            queryset = self.filter_queryset(model.objects.select_related(*related))
+            page = get_object_or_404(queryset, pk=pk)
+            if not public_rule(self.request).public_among([page]):
+                raise Http404
+            self.check_object_permissions(self.request, page)
+            self.api_object = page
+            self.prefetch_for_serializer([page])
         return self.api_object
 
     def requested_fields(self) -> set[str]:
@@ -144,9 +149,9 @@ class PagesAPIViewSet(
         if digests and "paper" in fields:
             attach_paper_parts(digest.paper for digest in digests)
         if "parent" in fields:
-            attach_public_parents(pages, public=public_page_condition(self.request))
+            attach_public_parents(pages, rule=public_rule(self.request))
         elif digests and "topic" in fields:
-            attach_public_parents(digests, public=public_page_condition(self.request))
+            attach_public_parents(digests, rule=public_rule(self.request))
         if topics and "digests" in fields:
             attach_digests(topics, public=public_page_condition(self.request))
 

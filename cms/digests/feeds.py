@@ -27,7 +27,7 @@ from cms.papers.selectors import attach_paper_parts
 from .models import DigestPage
 from .selectors import PREFETCHED_PARENT, attach_public_parents
 from .sitemap import site_url
-from .visibility import public_page_condition
+from .visibility import public_page_condition, public_rule
 
 FEED_LENGTH = 50
 
@@ -72,13 +72,14 @@ class DigestFeed(Feed):
 
     def items(self, request: HttpRequest) -> list[DigestPage]:
         language = translation.get_language()
-        public = public_page_condition(request)
         digests = list(
-            DigestPage.objects.filter(public, locale__language_code=language)
+            DigestPage.objects.filter(
+                public_page_condition(request), locale__language_code=language
+            )
             .select_related("paper")
             .order_by("-first_published_at", "-pk")[:FEED_LENGTH]
         )
-        attach_public_parents(digests, public=public)
+        attach_public_parents(digests, rule=public_rule(request))
         attach_paper_parts(digest.paper for digest in digests)  # for each paper's link
         return digests
 

@@ -1,7 +1,9 @@
-"""Which pages the public API may show: one condition, applied to whatever page type is listed."""
+"""Which pages the public API may show: one rule, applied as a condition to whatever page type
+is listed, or to pages already read."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -11,42 +13,104 @@ from wagtail.api.v2.utils import BadRequestError
 from wagtail.api.validators import SiteFilterValidator
 from wagtail.models import Page, PageViewRestriction, Site
 
-from cms.apicache.version import VISIBILITY_VERSION_KEY, read_with_version, store_with_version
+from cms.apicache.version import VISIBILITY_VERSION_KEY, read_through
 
-# Built once per request (the listing, its count and the prefetches use the condition).
+# Built once per request (the listing, its count, the prefetches and the detail use them).
+RULE_ATTRIBUTE = "public_page_rule"
 CONDITION_ATTRIBUTE = "public_page_condition"
-PASSED_ATTRIBUTE = "passed_view_restriction"
+
+
+@dataclass(frozen=True)
+class PublicRule:
+    """What makes a page public in the API for one request.
+
+    The same rules as Wagtail's `get_public_pages_queryset` (live, not under a view restriction
+    the request does not pass, inside the requested site or one of its translations), plus two
+    kinds of live page no reader can reach: one whose parent was unpublished or never published
+    (under an unpublished branch; the partial index digests_page_unpublished_path keeps those
+    from scanning the page table), and wagtail-localize's untranslated placeholders (aliases of
+    a page in another locale).
+
+    The rule is applied two ways that must agree (tests/digests/test_public_rule.py compares
+    them on every page): as a query condition for listings (`condition`), and to pages already
+    read (`public_among`), so that a detail and its parent need no condition compiled into
+    their queries, which cost more than running them.
+    """
+
+    root_paths: tuple[str, ...]  # the site root's and its translations'; none: no site
+    excluded_paths: tuple[str, ...]  # restricted branches not passed, unpublished branches
+    passed_restriction: bool  # whether the request passed some view restriction
+
+    def condition(self) -> Q:
+        """The rule as one condition that fits Page and every subclass.
+
+        Wagtail builds a Page queryset, which a typed listing can only use as
+        `pk IN (subquery)`, a scan SQLite cannot index; a condition filters the typed queryset
+        directly.
+        """
+        if not self.root_paths:
+            return Q(pk__in=[])
+        in_site = Q()
+        for path in self.root_paths:
+            in_site |= Q(path__startswith=path)
+        condition = Q(live=True) & in_site & ~PLACEHOLDER_CONDITION
+        for path in self.excluded_paths:
+            condition &= ~Q(path__startswith=path)
+        return condition
+
+    def public_among(self, pages: Iterable[Page]) -> list[Page]:
+        """The pages of `pages` the rule admits, in their order (a query only if some page is
+        an alias, for the locales of the pages they are aliases of)."""
+        candidates = [
+            page
+            for page in pages
+            if page.live
+            and page.path.startswith(self.root_paths)
+            and not page.path.startswith(self.excluded_paths)
+        ]
+        aliased = {page.alias_of_id for page in candidates if page.alias_of_id is not None}
+        alias_locales = (
+            dict(Page.objects.filter(pk__in=aliased).values_list("pk", "locale_id"))
+            if aliased
+            else {}
+        )
+        return [
+            page
+            for page in candidates
+            if page.alias_of_id is None or alias_locales.get(page.alias_of_id) == page.locale_id
+        ]
+
+
+# wagtail-localize's untranslated placeholders: aliases of a page in another locale.
+PLACEHOLDER_CONDITION = Q(alias_of__isnull=False) & ~Q(alias_of__locale_id=F("locale_id"))
+
+
+def public_rule(request: HttpRequest) -> PublicRule:
+    """The rule for `request`, from its site's visibility facts and what it passes."""
+    rule = getattr(request, RULE_ATTRIBUTE, None)
+    if rule is None:
+        facts = visibility_facts(request)
+        not_passed = tuple(
+            path
+            for restriction, path in facts.restrictions
+            if not restriction.accept_request(request)
+        )
+        rule = PublicRule(
+            root_paths=facts.root_paths if facts.site is not None else (),
+            excluded_paths=not_passed + facts.hidden_paths,
+            passed_restriction=len(not_passed) < len(facts.restrictions),
+        )
+        setattr(request, RULE_ATTRIBUTE, rule)
+    return rule
 
 
 def public_page_condition(request: HttpRequest) -> Q:
-    """What makes a page public in the API, as one condition that fits Page and every subclass.
-
-    The same rules as Wagtail's `get_public_pages_queryset` (live, not under a view restriction
-    the request does not pass, inside the requested site or one of its translations), plus
-    `unreachable_page_condition`. Wagtail builds a Page queryset, which a typed listing can only
-    use as `pk IN (subquery)`, a scan SQLite cannot index; a condition filters the typed
-    queryset directly.
-    """
-    cached = getattr(request, CONDITION_ATTRIBUTE, None)
-    if cached is not None:
-        return cached
-    facts = visibility_facts(request)
-    condition = Q(live=True)
-    passed = False
-    for restriction, path in facts.restrictions:
-        if restriction.accept_request(request):
-            passed = True
-        else:
-            condition &= ~Q(path__startswith=path)
-    setattr(request, PASSED_ATTRIBUTE, passed)
-    if facts.site is None:
-        condition = Q(pk__in=[])
-    else:
-        in_site = Q()
-        for path in facts.root_paths:
-            in_site |= Q(path__startswith=path)
-        condition &= in_site & unreachable_page_condition(facts.hidden_paths)
-    setattr(request, CONDITION_ATTRIBUTE, condition)
+    """The request's rule as a query condition (PublicRule.condition), built once per request."""
+    rule = public_rule(request)
+    condition = getattr(request, CONDITION_ATTRIBUTE, None)
+    if condition is None:
+        condition = rule.condition()
+        setattr(request, CONDITION_ATTRIBUTE, condition)
     return condition
 
 
@@ -69,18 +133,14 @@ def visibility_facts(request: HttpRequest) -> VisibilityFacts:
     can change them bumps the version (cms.apicache.stale.CHANGES_VISIBILITY). They are kept as
     long as cached responses are (API_RESPONSE_CACHE_SECONDS; 0 keeps nothing).
     """
-    timeout = settings.API_RESPONSE_CACHE_SECONDS
-    if not timeout:
-        return read_visibility_facts(request)
     site_parameter = request.GET.get("site", "")
     key = f"api-visibility:{request.get_host()}:{request.get_port()}:{site_parameter}"
-    version, found = read_with_version([key], VISIBILITY_VERSION_KEY)
-    if key in found:
-        return found[key]
-    facts = read_visibility_facts(request)
-    if version is not None:
-        store_with_version(key, version, facts, timeout)
-    return facts
+    return read_through(
+        key,
+        VISIBILITY_VERSION_KEY,
+        lambda: read_visibility_facts(request),
+        settings.API_RESPONSE_CACHE_SECONDS,
+    )
 
 
 def read_visibility_facts(request: HttpRequest) -> VisibilityFacts:
@@ -112,8 +172,7 @@ def depends_on_requester(request: HttpRequest) -> bool:
 
     So for a request that passes a view restriction (a topic then lists private digests too).
     """
-    public_page_condition(request)
-    return getattr(request, PASSED_ATTRIBUTE)
+    return public_rule(request).passed_restriction
 
 
 def requested_site(request: HttpRequest) -> Site | None:
@@ -124,20 +183,6 @@ def requested_site(request: HttpRequest) -> Site | None:
         return SiteFilterValidator(site=request.GET["site"], request=request).site_obj
     except ValueError as error:
         raise BadRequestError(str(error)) from error
-
-
-def unreachable_page_condition(hidden_paths: tuple[str, ...]) -> Q:
-    """Excludes pages no reader can reach even though they are live themselves.
-
-    Wagtail's public queryset keeps a live page whose parent was unpublished or never published
-    (under one of `hidden_paths`), and wagtail-localize's untranslated placeholders (aliases of
-    a page in another locale) are live too; neither belongs in the public API. (The partial
-    index digests_page_unpublished_path keeps the hidden branches from scanning the page table.)
-    """
-    condition = ~(Q(alias_of__isnull=False) & ~Q(alias_of__locale_id=F("locale_id")))
-    for path in hidden_paths:
-        condition &= ~Q(path__startswith=path)
-    return condition
 
 
 def public_pages(request: HttpRequest, model: type[Page] = Page) -> QuerySet:

@@ -1,5 +1,6 @@
-"""The visibility facts (view restrictions, the site, hidden branches) are cached under their own
-version: a paper write leaves them, every write that can change which pages are public does not.
+"""The visibility facts (view restrictions, the site, hidden branches) and the languages pages
+are translated into are cached under their own version: a paper write leaves them, every write
+that can change which pages are public, or which languages are translated into, does not.
 """
 
 from __future__ import annotations
@@ -7,13 +8,19 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from wagtail.models import PageViewRestriction
+from wagtail.models import Locale, PageViewRestriction
+from wagtail_localize.models import Translation
 
 from cms.digests.models import DigestPage
+from cms.translation.status import translation_target_languages
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cached_api")]
 
-FACT_TABLES = ("wagtailcore_pageviewrestriction", "wagtailcore_site")
+FACT_TABLES = (
+    "wagtailcore_pageviewrestriction",
+    "wagtailcore_site",
+    "wagtail_localize_translation",  # the target languages
+)
 
 
 def digest() -> DigestPage:
@@ -50,6 +57,16 @@ def test_a_privacy_write_reads_them_again(client, django_capture_on_commit_callb
         PageViewRestriction.objects.create(page=page, restriction_type=PageViewRestriction.LOGIN)
     status, _body, statements = get_detail(client, page)
     assert status == 404 and reads_facts(statements)
+
+
+def test_a_new_target_language_is_read_again(client, django_capture_on_commit_callbacks):
+    assert translation_target_languages() == {"zh-hant"}
+    source = Translation.objects.first().source
+    with django_capture_on_commit_callbacks(execute=True):
+        Translation.objects.create(
+            source=source, target_locale=Locale.objects.get(language_code="en")
+        )
+    assert translation_target_languages() == {"zh-hant", "en"}
 
 
 def test_without_a_response_cache_they_are_read_every_time(client, settings):

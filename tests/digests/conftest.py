@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from wagtail.models import Locale
+from wagtail.models import Locale, PageViewRestriction
 
 from cms.digests.models import DigestPage, TopicPage
 
@@ -71,3 +71,28 @@ def translation(page, language: str):
 
 def topic_of(page) -> TopicPage:
     return page.get_parent().specific
+
+
+def hide_one_of_each_kind() -> None:
+    """A draft change, an unpublished and a private digest, a private topic, a live digest
+    below an unpublished topic, a placeholder, and an alias in its own language (visible)."""
+    topics = list(topic_of(digest("Odin")).get_siblings().live().specific())
+    first, second, third, fourth = topics[:4]
+    drafted = first.get_children().specific().first()
+    drafted.title = "Leaked draft title"
+    drafted.save_revision()
+    unpublished, private = second.get_children().specific()[:2]
+    unpublished.unpublish()
+    PageViewRestriction.objects.create(
+        page=private, restriction_type=PageViewRestriction.PASSWORD, password="secret"
+    )
+    PageViewRestriction.objects.create(page=third, restriction_type=PageViewRestriction.LOGIN)
+    fourth.unpublish()
+    solo = DigestPage(title="Only in English", short_name="Solo", reading_minutes=4, summary="x")
+    first.add_child(instance=solo)
+    solo.save_revision().publish()
+    solo.create_alias(
+        parent=translation(first, "zh-hant"),
+        update_locale=Locale.objects.get(language_code="zh-hant"),
+    )
+    digest("Odin").create_alias(parent=second, update_slug="odin-again")

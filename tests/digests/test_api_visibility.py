@@ -6,7 +6,15 @@ from wagtail.models import Locale, PageViewRestriction
 
 from cms.digests.models import DigestPage
 
-from .conftest import DIGEST_TYPE, PAGES_URL, TOPIC_TYPE, digest, topic_of, translation
+from .conftest import (
+    DIGEST_TYPE,
+    PAGES_URL,
+    TOPIC_TYPE,
+    digest,
+    hide_one_of_each_kind,
+    topic_of,
+    translation,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -148,37 +156,12 @@ def test_an_alias_in_its_own_language_shows(visible):
     assert "detail" in visible(alias, by_title=False)
 
 
-def _hide_one_of_each_kind() -> None:
-    """A draft change, an unpublished and a private digest, a private topic, a live digest
-    below an unpublished topic, a placeholder, and an alias in its own language (visible)."""
-    topics = list(topic_of(digest("Odin")).get_siblings().live().specific())
-    first, second, third, fourth = topics[:4]
-    drafted = first.get_children().specific().first()
-    drafted.title = "Leaked draft title"
-    drafted.save_revision()
-    unpublished, private = second.get_children().specific()[:2]
-    unpublished.unpublish()
-    PageViewRestriction.objects.create(
-        page=private, restriction_type=PageViewRestriction.PASSWORD, password="secret"
-    )
-    PageViewRestriction.objects.create(page=third, restriction_type=PageViewRestriction.LOGIN)
-    fourth.unpublish()
-    solo = DigestPage(title="Only in English", short_name="Solo", reading_minutes=4, summary="x")
-    first.add_child(instance=solo)
-    solo.save_revision().publish()
-    solo.create_alias(
-        parent=translation(first, "zh-hant"),
-        update_locale=Locale.objects.get(language_code="zh-hant"),
-    )
-    digest("Odin").create_alias(parent=second, update_slug="odin-again")
-
-
 @pytest.mark.parametrize("fields", ["title", "*"])
 @pytest.mark.parametrize("page_type", [DIGEST_TYPE, TOPIC_TYPE])
 @pytest.mark.parametrize("language", ["en", "zh-hant"])
 def test_a_typed_listing_counts_what_it_lists(api_get, page_type, language, fields):
     """The count must agree with the pages listed, whatever is hidden around them."""
-    _hide_one_of_each_kind()
+    hide_one_of_each_kind()
     body = api_get(PAGES_URL, type=page_type, locale=language, limit=100, fields=fields).json()
     assert body["meta"]["total_count"] == len(body["items"]) > 0
     searched = api_get(PAGES_URL, type=page_type, locale=language, search="a", limit=100).json()
