@@ -136,6 +136,13 @@ class PagesAPIViewSet(
             self.prefetch_for_serializer([page])
         return self.api_object
 
+    def get_serializer_class(self):
+        """Wagtail's, built once per request: Wagtail builds a new class on every call, and the
+        view asks for it to choose its prefetches as well as to serialize."""
+        if getattr(self, "api_serializer_class", None) is None:
+            self.api_serializer_class = super().get_serializer_class()
+        return self.api_serializer_class
+
     def requested_fields(self) -> set[str]:
         return set(self.get_serializer_class().Meta.fields)
 

@@ -106,10 +106,9 @@ def public_rule(request: HttpRequest) -> PublicRule:
 
 def public_page_condition(request: HttpRequest) -> Q:
     """The request's rule as a query condition (PublicRule.condition), built once per request."""
-    rule = public_rule(request)
     condition = getattr(request, CONDITION_ATTRIBUTE, None)
     if condition is None:
-        condition = rule.condition()
+        condition = public_rule(request).condition()
         setattr(request, CONDITION_ATTRIBUTE, condition)
     return condition
 

@@ -7,7 +7,7 @@ from django.utils import translation
 from django.views.decorators.cache import cache_control, never_cache
 from wagtail.models import Page
 
-from cms.digests.visibility import public_pages
+from cms.digests.visibility import public_rule
 from cms.not_found import page_not_found
 
 # Before each language had its own address, `?lang=` picked the language of one link.
@@ -40,10 +40,10 @@ def is_public_page_path(request: HttpRequest, path: str) -> bool:
     """Whether `path` (in the active language) is a page the public API shows.
 
     Wagtail's routing finds the page (from the site root's translation in the active
-    language, as `find/?html_path=` does); the pages API's public condition decides.
+    language, as `find/?html_path=` does); the pages API's public rule decides.
     """
     page = Page.find_for_request(request, "/".join(part for part in path.split("/") if part))
-    return page is not None and public_pages(request).filter(pk=page.pk).exists()
+    return page is not None and bool(public_rule(request).public_among([page]))
 
 
 @never_cache
