@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.urls import NoReverseMatch
 from wagtail.api.v2 import serializers as wagtail_serializers
+from wagtail.api.v2.utils import get_object_detail_url
 
 from cms.digests.selectors import PREFETCHED_PARENT
 
@@ -20,10 +21,14 @@ class PageHtmlUrlField(wagtail_serializers.PageHtmlUrlField):
     """Wagtail's `meta.html_url`, resolved with the request, which keeps the site root paths."""
 
     def to_representation(self, page):
-        try:
-            return page.get_full_url(request=self.context.get("request"))
-        except NoReverseMatch:
-            return None
+        return full_url(page, self.context.get("request"))
+
+
+def full_url(page, request) -> str | None:
+    try:
+        return page.get_full_url(request=request)
+    except NoReverseMatch:
+        return None
 
 
 class PublicParentField(wagtail_serializers.PageParentField):
@@ -33,6 +38,24 @@ class PublicParentField(wagtail_serializers.PageParentField):
     def get_attribute(self, instance):
         parent = getattr(instance, PREFETCHED_PARENT, _MISSING)
         return super().get_attribute(instance) if parent is _MISSING else parent
+
+    def to_representation(self, parent):
+        """Wagtail's representation of the parent, written out: Wagtail builds a serializer
+        class for it on every call, whose `html_url` reads the site root paths from the cache
+        again instead of from the request."""
+        request = self.context["request"]
+        page_class = parent.specific_class
+        return {
+            "id": parent.pk,
+            "meta": {
+                "type": page_class and f"{page_class._meta.app_label}.{page_class.__name__}",
+                "detail_url": get_object_detail_url(
+                    self.context["router"], request, type(parent), parent.pk
+                ),
+                "html_url": full_url(parent, request),
+            },
+            "title": parent.title,
+        }
 
 
 class PageSerializer(wagtail_serializers.PageSerializer):

@@ -1,6 +1,11 @@
 """Every field of digests and topics in the pages API, in list and detail views, both languages."""
 
+import json
+from types import SimpleNamespace
+
 import pytest
+from wagtail.api.v2.serializers import PageSerializer, get_serializer_class
+from wagtail.models import Page
 
 from tests.paper_examples import expected_paper, fill_in_odin
 
@@ -157,3 +162,22 @@ def test_meta_parent_names_only_a_public_parent(api_get):
     assert api_get(f"{PAGES_URL}{topic_of(page).pk}/").json()["meta"]["parent"]["id"] == index.pk
     # The site root's parent is Wagtail's tree root, which is no public page.
     assert api_get(f"{PAGES_URL}{index.pk}/").json()["meta"]["parent"] is None
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_meta_parent_is_wagtails_own_representation(api_get, language):
+    """Written out by the pages API (cms.api_serializers), the same as Wagtail's nested
+    serializer gives for the same parent."""
+    page = digest("Odin", language)
+    response = api_get(f"{PAGES_URL}{page.pk}/")
+    request = response.wsgi_request
+    context = {"request": request, "router": request.wagtailapi_router}
+    context["view"] = SimpleNamespace(seen_types={})
+    wagtails = get_serializer_class(
+        Page,
+        ["id", "type", "detail_url", "html_url", "title"],
+        meta_fields=["type", "detail_url", "html_url"],
+        base=PageSerializer,
+    )(context=context).to_representation(Page.objects.get(pk=topic_of(page).pk))
+    assert response.json()["meta"]["parent"] == json.loads(json.dumps(wagtails))
+    assert wagtails["meta"]["type"] == TOPIC_TYPE and wagtails["meta"]["html_url"]
