@@ -12,10 +12,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.db import connections
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 
 if TYPE_CHECKING:
+    from wagtail.models import Orderable
+
     from .models import Paper
 
 PREFETCHED_PARTS = "_api_parts"
@@ -51,20 +54,53 @@ def attach_paper_parts(papers: Iterable[Paper]) -> None:
     if not by_id:
         return
     parts = {pk: PaperParts() for pk in by_id}
-
-    def rows(model, *columns):
-        ordered = model.objects.filter(paper_id__in=list(by_id)).order_by("sort_order", "pk")
-        return ordered.values_list("paper_id", *columns)
-
-    for paper_id, *author in rows(PaperAuthor, "name", "given", "family", "orcid", "affiliations"):
+    ids = list(by_id)
+    for paper_id, *author in child_rows(
+        PaperAuthor, ("name", "given", "family", "orcid", "affiliations"), ids
+    ):
         parts[paper_id].authors.append(_author(*author))
-    for paper_id, name in rows(PaperAffiliation, "name"):
+    for paper_id, name in child_rows(PaperAffiliation, ("name",), ids):
         parts[paper_id].affiliations.append(name)
-    for paper_id, label, url in rows(PaperLink, "label", "url"):
+    for paper_id, label, url in child_rows(PaperLink, ("label", "url"), ids):
         parts[paper_id].links.append({"label": label, "url": url})
     for pk, instances in by_id.items():
         for paper in instances:
             setattr(paper, PREFETCHED_PARTS, parts[pk])
+
+
+def child_rows(model: type[Orderable], columns: tuple[str, ...], paper_ids: list[int]) -> list:
+    """(paper id, *columns) of the `model` rows of `paper_ids`, in their editorial order.
+
+    Plain SQL through Django's cursor, the same on every database: building these three small
+    queries took the ORM 0.3 ms each, most of what a detail spends on its paper and a third of
+    what separated the cold detail from its target (make bench). Values are converted as the
+    ORM converts them (the JSON of an author's affiliations).
+    """
+    meta = model._meta
+    connection = connections[model.objects.db]
+    quote = connection.ops.quote_name
+    fields = [meta.get_field(name) for name in ("paper", *columns)]
+    order = [meta.get_field("sort_order"), meta.pk]
+    sql = "SELECT {} FROM {} WHERE {} IN ({}) ORDER BY {}".format(
+        ", ".join(quote(f.column) for f in fields),
+        quote(meta.db_table),
+        quote(fields[0].column),
+        ", ".join(["%s"] * len(paper_ids)),
+        ", ".join(quote(f.column) for f in order),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, paper_ids)
+        rows = cursor.fetchall()
+    converters = [getattr(f, "from_db_value", None) for f in fields]
+    if not any(converters):
+        return rows
+    return [
+        [
+            value if convert is None else convert(value, None, connection)
+            for value, convert in zip(row, converters, strict=True)
+        ]
+        for row in rows
+    ]
 
 
 def paper_parts(paper: Paper) -> PaperParts:
