@@ -9,6 +9,7 @@ request. The output is the same bytes as Wagtail's.
 from __future__ import annotations
 
 from django.urls import NoReverseMatch
+from rest_framework import serializers
 from wagtail.api.v2 import serializers as wagtail_serializers
 from wagtail.api.v2.utils import get_object_detail_url
 
@@ -59,5 +60,16 @@ class PublicParentField(wagtail_serializers.PageParentField):
 
 
 class PageSerializer(wagtail_serializers.PageSerializer):
+    """Wagtail's, with every page's own fields declared: DRF otherwise builds each of them
+    from the model field on every request (their kwargs, labels and help texts translated),
+    about a fifth of a cold detail's serializing. The output is the same."""
+
+    id = serializers.IntegerField(read_only=True)
+    title = serializers.CharField(read_only=True)
+    slug = serializers.CharField(read_only=True)
+    show_in_menus = serializers.BooleanField(read_only=True)
+    seo_title = serializers.CharField(read_only=True)
+    search_description = serializers.CharField(read_only=True)
+    first_published_at = serializers.DateTimeField(read_only=True)
     html_url = PageHtmlUrlField(read_only=True)
     parent = PublicParentField(read_only=True)

@@ -181,3 +181,34 @@ def test_meta_parent_is_wagtails_own_representation(api_get, language):
     )(context=context).to_representation(Page.objects.get(pk=topic_of(page).pk))
     assert response.json()["meta"]["parent"] == json.loads(json.dumps(wagtails))
     assert wagtails["meta"]["type"] == TOPIC_TYPE and wagtails["meta"]["html_url"]
+
+
+# The page fields cms.api_serializers.PageSerializer declares; all but the first two are "meta".
+DECLARED = (
+    "id",
+    "title",
+    "slug",
+    "show_in_menus",
+    "seo_title",
+    "search_description",
+    "first_published_at",
+)
+
+
+def flattened(item: dict) -> dict:
+    return {name: item.get(name, item.get("meta", {}).get(name)) for name in DECLARED}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_declared_page_fields_are_what_wagtail_builds(api_get, language):
+    """Declared (cms.api_serializers), the page fields give what DRF builds from the model."""
+    page = digest("Odin", language)
+    response = api_get(f"{PAGES_URL}{page.pk}/")
+    request = response.wsgi_request
+    context = {"request": request, "router": request.wagtailapi_router}
+    context["view"] = SimpleNamespace(seen_types={})
+    wagtails = get_serializer_class(
+        type(page), DECLARED, meta_fields=DECLARED[2:], base=PageSerializer
+    )(context=context).to_representation(page)
+    assert flattened(response.json()) == json.loads(json.dumps(flattened(wagtails)))
+    assert wagtails["meta"]["first_published_at"] and wagtails["title"] == page.title
