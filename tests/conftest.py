@@ -109,6 +109,23 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 @pytest.fixture
+def unreachable_broker(settings):
+    """A broker is configured but nothing answers at its address (Redis restarting): tasks are
+    sent for real by the project's Celery app, which fails to connect."""
+    from sync.celery import app
+    from tests.workers import free_port
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    before = (app.conf.broker_url, app.conf.task_always_eager)
+    app.conf.broker_url = f"redis://127.0.0.1:{free_port()}/0"
+    app.conf.task_always_eager = False
+    app.close()  # no producer pool connected to an earlier address
+    yield
+    app.conf.broker_url, app.conf.task_always_eager = before
+    app.close()
+
+
+@pytest.fixture
 def uncached_api(settings):
     """The API views themselves: no response cache, no cached visibility facts (tests/apicache
     covers both). Their versions move on commit, which never comes inside a rolled-back test."""

@@ -28,7 +28,7 @@ from wagtail.signals import page_published
 from wagtail.users.models import UserProfile
 
 from cms.digests.models import DigestPage, TopicPage
-from cms.ops.background import worker_configured
+from cms.ops.background import send_to_worker, worker_configured
 
 from .queue import QUEUE_LABELS, translation_queue
 from .roles import TRANSLATORS
@@ -132,8 +132,8 @@ def send_pending() -> None:
     if worker_configured():
         from .tasks import notify_translators_task
 
-        notify_translators_task.delay(page_ids)
-        return
+        if send_to_worker(notify_translators_task, page_ids):
+            return
     try:
         # In-process: a mail server that is down must not turn a publish into an error page.
         notify_translators(page_ids)

@@ -17,7 +17,7 @@ from django.db import transaction
 from wagtail_localize.models import TranslationSource
 from wagtail_localize.tasks import background
 
-from cms.ops.background import worker_configured
+from cms.ops.background import send_to_worker, worker_configured
 
 from .previous import carry_over_previous_translations, segment_strings
 
@@ -59,14 +59,19 @@ def sync_translation_sources(*, source_ids: list[int], user_id: int | None = Non
 def enqueue_translation_sync(source_ids: list[int], *, user_id: int | None = None) -> None:
     """Sync in the background once the current transaction commits.
 
-    A Celery task when a worker is configured (cms.ops.background); otherwise wagtail-localize's own
-    job backend (`WAGTAILLOCALIZE_JOBS`), which by default runs the job at once.
+    A Celery task when a worker is configured (cms.ops.background); otherwise, or when the
+    broker does not answer, wagtail-localize's own job backend (`WAGTAILLOCALIZE_JOBS`), which
+    by default runs the job at once.
     """
     ids = list(source_ids)
     kwargs = {"source_ids": ids, "user_id": user_id}
+    transaction.on_commit(lambda: start_translation_sync(kwargs))
+
+
+def start_translation_sync(kwargs: dict) -> None:
     if worker_configured():
         from .tasks import sync_translations_task
 
-        transaction.on_commit(lambda: sync_translations_task.delay(**kwargs))
-    else:
-        transaction.on_commit(lambda: background.enqueue(sync_translation_sources, [], kwargs))
+        if send_to_worker(sync_translations_task, **kwargs):
+            return
+    background.enqueue(sync_translation_sources, [], kwargs)

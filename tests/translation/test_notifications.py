@@ -51,6 +51,16 @@ def test_a_new_english_page_emails_each_translator_after_the_commit(
     assert "Not translated" in message.body
 
 
+def test_with_the_broker_down_a_publish_still_notifies_from_this_process(
+    translator, editor, topic_en, unreachable_broker, django_capture_on_commit_callbacks
+):
+    """The publish has committed: the notice is sent here rather than the save failing."""
+    with django_capture_on_commit_callbacks(execute=True):
+        digest = publish_new_digest(topic_en)
+    assert [message.to for message in mail.outbox] == [[translator.email]]
+    assert digest.title in mail.outbox[0].subject
+
+
 def test_at_most_once_per_page_per_hour(
     translator, topic_en, settings, django_capture_on_commit_callbacks
 ):

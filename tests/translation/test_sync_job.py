@@ -100,6 +100,23 @@ def test_with_a_broker_the_job_goes_to_celery(django_capture_on_commit_callbacks
     delay.assert_called_once_with(source_ids=[1, 2], user_id=None)
 
 
+def test_with_the_broker_down_the_sync_view_still_syncs(
+    client,
+    translator,
+    three_changed_digests,
+    unreachable_broker,
+    django_capture_on_commit_callbacks,
+):
+    """The translator's request has committed: the job runs through wagtail-localize's own
+    backend (at once, by default) instead of the request ending in an error page."""
+    client.force_login(translator)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("translation_sync_out_of_date"))
+    assert response.status_code == 302
+    states = translation_statuses(_zh(three_changed_digests))
+    assert "out_of_date" not in {status.state for status in states.values()}
+
+
 def test_missing_sources_are_reported_not_fatal():
     result = sync.sync_translation_sources(source_ids=[999_999])
     assert result.missing == [999_999] and result.synced == []
