@@ -111,17 +111,17 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 @pytest.fixture
 def unreachable_broker(settings):
     """A broker is configured but nothing answers at its address (Redis restarting): tasks are
-    sent for real by the project's Celery app, which fails to connect."""
+    sent for real by the project's Celery app, which fails to connect. The app's own settings
+    are restored afterwards (read first: the app loads them from Django's on first use)."""
     from sync.celery import app
     from tests.workers import free_port
 
+    before = {"broker_url": app.conf.broker_url, "task_always_eager": app.conf.task_always_eager}
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    before = (app.conf.broker_url, app.conf.task_always_eager)
-    app.conf.broker_url = f"redis://127.0.0.1:{free_port()}/0"
-    app.conf.task_always_eager = False
+    app.conf.update(broker_url=f"redis://127.0.0.1:{free_port()}/0", task_always_eager=False)
     app.close()  # no producer pool connected to an earlier address
     yield
-    app.conf.broker_url, app.conf.task_always_eager = before
+    app.conf.update(before)
     app.close()
 
 
