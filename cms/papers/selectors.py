@@ -76,6 +76,8 @@ def child_rows(model: type[Orderable], columns: tuple[str, ...], paper_ids: list
     what separated the cold detail from its target (make bench). Values are converted as the
     ORM converts them (the JSON of an author's affiliations).
     """
+    if not paper_ids:
+        return []
     meta = model._meta
     connection = connections[model.objects.db]
     quote = connection.ops.quote_name
