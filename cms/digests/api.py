@@ -15,7 +15,6 @@ from django.contrib.contenttypes.models import ContentType
 from django.http import Http404
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
-from rest_framework.generics import get_object_or_404
 from wagtail.api.v2 import filters as wagtail_filters
 from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
@@ -125,12 +124,14 @@ class PagesAPIViewSet(
         if getattr(self, "api_object", None) is None:
             pk = self.kwargs[self.lookup_field]
             type_id = Page.objects.filter(pk=pk).values_list("content_type_id", flat=True).first()
-            model = Page if type_id is None else page_model(type_id)
+            if type_id is None:
+                raise page_not_found()
+            model = page_model(type_id)
             related = ["locale", "paper"] if issubclass(model, DigestPage) else ["locale"]
             queryset = self.filter_queryset(model.objects.select_related(*related))
-            page = get_object_or_404(queryset, pk=pk)
-            if not public_rule(self.request).public_among([page]):
-                raise Http404
+            page = queryset.filter(pk=pk).first()
+            if page is None or not public_rule(self.request).public_among([page]):
+                raise page_not_found()
             self.check_object_permissions(self.request, page)
             self.api_object = page
             self.prefetch_for_serializer([page])
@@ -161,6 +162,12 @@ class PagesAPIViewSet(
             attach_public_parents(digests, rule=public_rule(self.request))
         if topics and "digests" in fields:
             attach_digests(topics, public=public_page_condition(self.request))
+
+
+def page_not_found() -> Http404:
+    """Stock Wagtail's answer for any page it does not show: the same whether the page is
+    missing, filtered out or not public, and naming no page type."""
+    return Http404(translation.gettext("No %s matches the given query.") % Page._meta.object_name)
 
 
 def page_model(content_type_id: int) -> type[Page]:

@@ -96,7 +96,7 @@ def public_rule(request: HttpRequest) -> PublicRule:
             if not restriction.accept_request(request)
         )
         rule = PublicRule(
-            root_paths=facts.root_paths if facts.site is not None else (),
+            root_paths=facts.root_paths,
             excluded_paths=not_passed + facts.hidden_paths,
             passed_restriction=len(not_passed) < len(facts.restrictions),
         )
@@ -117,8 +117,7 @@ def public_page_condition(request: HttpRequest) -> Q:
 class VisibilityFacts:
     """What decides which pages a request may see, beside the request itself."""
 
-    site: Site | None
-    root_paths: tuple[str, ...]  # the site root's and its translations'
+    root_paths: tuple[str, ...]  # the site root's and its translations'; none without a site
     hidden_paths: tuple[str, ...]  # pages not live that have children: their branches
     restrictions: tuple[tuple[PageViewRestriction, str], ...]  # with the restricted page's path
 
@@ -151,7 +150,6 @@ def read_visibility_facts(request: HttpRequest) -> VisibilityFacts:
         Page.objects.filter(pk__in={r.page_id for r in restrictions}).values_list("pk", "path")
     )
     return VisibilityFacts(
-        site=site,
         root_paths=tuple(site_root_paths(site)) if site is not None else (),
         hidden_paths=tuple(
             Page.objects.filter(live=False, numchild__gt=0).values_list("path", flat=True)

@@ -94,8 +94,6 @@ def child_rows(model: type[Orderable], columns: tuple[str, ...], paper_ids: list
         cursor.execute(sql, paper_ids)
         rows = cursor.fetchall()
     converters = [getattr(f, "from_db_value", None) for f in fields]
-    if not any(converters):
-        return rows
     return [
         [
             value if convert is None else convert(value, None, connection)

@@ -104,6 +104,16 @@ def test_a_private_digest_never_shows(visible):
     assert visible(page) == set()
 
 
+def test_a_hidden_page_is_answered_as_a_missing_one(api_get):
+    """The same 404 message as for an id no page has, naming no page type."""
+    page = digest("Odin")
+    PageViewRestriction.objects.create(page=page, restriction_type=PageViewRestriction.LOGIN)
+    hidden = api_get(f"{PAGES_URL}{page.pk}/")
+    missing = api_get(f"{PAGES_URL}999999/")
+    assert hidden.status_code == missing.status_code == 404
+    assert hidden.json() == missing.json() == {"message": "No Page matches the given query."}
+
+
 def test_a_private_topic_hides_itself_and_its_digests(visible):
     topic = topic_of(digest("Odin"))
     PageViewRestriction.objects.create(page=topic, restriction_type=PageViewRestriction.LOGIN)
