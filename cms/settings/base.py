@@ -401,6 +401,8 @@ WEBHOOK_SECRET_ROTATION_HOURS = float(os.environ.get("WEBHOOK_SECRET_ROTATION_HO
 # Private, loopback and link-local receivers: allowed here (local front ends), off in production.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", True)
 WEBHOOK_USER_AGENT = "research-digests-webhooks/1"
+# CA certificates that HTTPS receivers are verified against; empty: certifi's (as requests).
+WEBHOOK_CA_BUNDLE = os.environ.get("WEBHOOK_CA_BUNDLE", "")
 CELERY_BEAT_SCHEDULE = {
     "deliver webhooks due": {
         "task": "cms.webhooks.tasks.deliver_due",

@@ -2,9 +2,10 @@
 
 Hand-rolled on `ipaddress` and `getaddrinfo`: the maintained SSRF guards (advocate and the
 like) wrap a whole HTTP client; this needs only the check. Every address the host resolves to
-is checked, at save time and again before each attempt (DNS may change in between), and
-redirects are never followed (cms/webhooks/deliveries.py), so a public URL cannot bounce a
-delivery to an internal one.
+is checked, at save time and again before each attempt (DNS may change in between). The attempt
+then connects to an address this check returned, never resolving the host again
+(cms/webhooks/transport.py), and redirects are never followed, so neither a redirect nor a DNS
+answer that changes between the check and the connection can bounce a delivery inside.
 """
 
 from __future__ import annotations
@@ -21,33 +22,34 @@ class UnsafeURL(ValueError):
     """A URL that must not receive webhooks; the message says why."""
 
 
-def check_url(url: str) -> None:
-    """Raise UnsafeURL unless `url` is http(s) and, where private addresses are not allowed
-    (WEBHOOK_ALLOW_PRIVATE_ADDRESSES off, as in production), its host resolves only to public
-    addresses."""
+def check_url(url: str) -> list[str]:
+    """The addresses `url`'s host resolves to, to connect to in this order; raise UnsafeURL
+    unless `url` is http(s) and, where private addresses are not allowed
+    (WEBHOOK_ALLOW_PRIVATE_ADDRESSES off, as in production), every one of them is public."""
     parts = urlsplit(url)
     if parts.scheme not in {"http", "https"}:
         raise UnsafeURL(_("Only http and https URLs can receive webhooks."))
     host = parts.hostname
     if not host:
         raise UnsafeURL(_("The URL has no host."))
-    if settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
-        return
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, ValueError) as error:
         raise UnsafeURL(_("The host %(host)s cannot be resolved.") % {"host": host}) from error
-    for *_rest, sockaddr in found:
-        address = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])
-        mapped = getattr(address, "ipv4_mapped", None)
-        if mapped is not None:
-            address = mapped
-        if not address.is_global or address.is_multicast:
-            raise UnsafeURL(
-                _(
-                    "The host %(host)s resolves to %(address)s, a private, loopback or "
-                    "link-local address, which cannot receive webhooks here."
+    addresses = list(dict.fromkeys(str(sockaddr[0]) for *_rest, sockaddr in found))
+    if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
+        for found_address in addresses:
+            address = ipaddress.ip_address(found_address.split("%")[0])
+            mapped = getattr(address, "ipv4_mapped", None)
+            if mapped is not None:
+                address = mapped
+            if not address.is_global or address.is_multicast:
+                raise UnsafeURL(
+                    _(
+                        "The host %(host)s resolves to %(address)s, a private, loopback or "
+                        "link-local address, which cannot receive webhooks here."
+                    )
+                    % {"host": host, "address": address}
                 )
-                % {"host": host, "address": address}
-            )
+    return addresses

@@ -15,7 +15,6 @@ import time
 from dataclasses import dataclass
 from datetime import timedelta
 
-import requests
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
@@ -23,10 +22,11 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from urllib3.exceptions import HTTPError, ReadTimeoutError
+from urllib3.exceptions import HTTPError
+from urllib3.exceptions import TimeoutError as HTTPTimeout
 from urllib3.util import Retry
 
-from . import signing
+from . import signing, transport
 from .addresses import UnsafeURL, check_url
 from .models import Delivery, Endpoint
 
@@ -83,8 +83,9 @@ def claim(delivery_id: int) -> Delivery | Outcome:
         return delivery
 
 
-def send(delivery: Delivery) -> Answer:
-    """POST the payload, signed, never following redirects; keep a short excerpt of the answer."""
+def send(delivery: Delivery, addresses: list[str]) -> Answer:
+    """POST the payload, signed, to the addresses the URL's check returned, never following
+    redirects; keep a short excerpt of the answer."""
     endpoint = delivery.endpoint
     body = json.dumps(delivery.payload, ensure_ascii=False, separators=(",", ":")).encode()
     headers = signing.signed_headers(
@@ -98,26 +99,24 @@ def send(delivery: Delivery) -> Answer:
         return int((time.monotonic() - started) * 1000)
 
     try:
-        with requests.post(
-            endpoint.url,
-            data=body,
-            headers=headers,
-            timeout=(timeout, timeout),
-            allow_redirects=False,
-            stream=True,
-        ) as response:
-            raw = response.raw.read(EXCERPT_CHARS * 4, decode_content=True) or b""
-            excerpt = raw.decode("utf-8", "replace")[:EXCERPT_CHARS]
-            retry_after = None
-            if response.headers.get("Retry-After"):
-                try:
-                    retry_after = Retry().parse_retry_after(response.headers["Retry-After"])
-                except Exception:  # an unreadable Retry-After is ignored, as HTTP says
-                    retry_after = None
-            return Answer(response.status_code, elapsed(), excerpt, "", retry_after)
-    except (requests.Timeout, ReadTimeoutError):  # the latter: while reading the excerpt
+        response = transport.post(
+            endpoint.url, addresses, body=body, headers=headers, timeout=timeout
+        )
+        try:
+            raw = response.read(EXCERPT_CHARS * 4, decode_content=True) or b""
+        finally:
+            response.release_conn()
+        excerpt = raw.decode("utf-8", "replace")[:EXCERPT_CHARS]
+        retry_after = None
+        if response.headers.get("Retry-After"):
+            try:
+                retry_after = Retry().parse_retry_after(response.headers["Retry-After"])
+            except Exception:  # an unreadable Retry-After is ignored, as HTTP says
+                retry_after = None
+        return Answer(response.status, elapsed(), excerpt, "", retry_after)
+    except HTTPTimeout:  # connecting, or reading the answer
         return Answer(None, elapsed(), error=_("Timed out after %(s)s seconds.") % {"s": timeout})
-    except (requests.RequestException, HTTPError) as error:
+    except HTTPError as error:
         return Answer(None, elapsed(), error=str(error)[:500])
 
 
@@ -127,10 +126,10 @@ def attempt(delivery_id: int) -> Outcome:
     if isinstance(claimed, Outcome):
         return claimed
     try:
-        check_url(claimed.endpoint.url)
+        addresses = check_url(claimed.endpoint.url)
     except UnsafeURL as error:
         return settle(claimed, Answer(None, 0, error=str(error)), retry=False)
-    return settle(claimed, send(claimed), retry=True)
+    return settle(claimed, send(claimed, addresses), retry=True)
 
 
 def settle(delivery: Delivery, answer: Answer, *, retry: bool) -> Outcome:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
@@ -36,9 +37,18 @@ class Reply:
 
 
 class Receiver:
-    """Start with a list of secrets it accepts; `replies` are used in order, then 200s."""
+    """Start with a list of secrets it accepts; `replies` are used in order, then 200s. It
+    listens on `host`:`port` (any free port by default), over TLS when given `tls` (an
+    `ssl.SSLContext` for a server)."""
 
-    def __init__(self, secrets: list[str] | None = None):
+    def __init__(
+        self,
+        secrets: list[str] | None = None,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        tls: ssl.SSLContext | None = None,
+    ):
         self.secrets = list(secrets or [])
         self.replies: list[Reply] = []
         self.received: list[Received] = []
@@ -70,13 +80,16 @@ class Receiver:
             def log_message(self, *args):
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer((host, port), Handler)
+        if tls is not None:
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
         self.server.daemon_threads = True
+        self.host, self.port = host, self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/revalidate"
+        return f"http://{self.host}:{self.port}/revalidate"
 
     def verify(self, headers: dict[str, str], body: bytes) -> Received:
         error = ""

@@ -1,16 +1,21 @@
 """Safe by default: http(s) only; private, loopback and link-local receivers refused under the
-production settings (run in a subprocess with cms.settings.production) unless allowed."""
+production settings (run in a subprocess with cms.settings.production) unless allowed; a
+delivery connects to an address that was checked, whatever DNS answers after the check."""
 
 from __future__ import annotations
 
 import json
+import socket
+import ssl
 
 import pytest
+import trustme
 
 from cms.webhooks import deliveries, outbox
 from cms.webhooks.addresses import UnsafeURL, check_url
-from cms.webhooks.models import Delivery
+from cms.webhooks.models import EVENT_TYPES, Delivery, Endpoint
 from tests.ops.test_production_settings import production_env, run_python
+from tests.webhooks.receiver import Receiver
 
 CHECK = """
 import json, django
@@ -36,7 +41,8 @@ REFUSED = [
     "http://[::ffff:127.0.0.1]/hook",
     "http://0.0.0.0/hook",
 ]
-PUBLIC = "https://93.184.215.14/revalidate"
+PUBLIC_ADDRESS = "93.184.215.14"
+PUBLIC = f"https://{PUBLIC_ADDRESS}/revalidate"
 
 
 def verdicts(urls: list[str], **env: str) -> dict[str, str]:
@@ -80,3 +86,75 @@ def test_redirects_are_not_followed(endpoint, receiver):
     assert deliveries.attempt(delivery.pk).status == "failed"
     delivery.refresh_from_db()
     assert delivery.response_code == 307 and len(receiver.received) == 1
+
+
+@pytest.fixture
+def dns(monkeypatch):
+    """Made-up host names (or addresses) and their DNS answers, given in turn (the last one
+    repeats); other names resolve as usual. It answers every resolver in this process,
+    urllib3's included, so mapping an address to another routes its connections there."""
+    answers: dict[str, list[str]] = {}
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        queue = answers.get(host)
+        if queue:
+            host = queue.pop(0) if len(queue) > 1 else queue[0]
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    return answers
+
+
+def endpoint_at(url: str, receiver: Receiver) -> Endpoint:
+    endpoint = Endpoint.objects.create(url=url, events=[kind for kind, _label in EVENT_TYPES])
+    receiver.secrets.append(endpoint.secret)
+    return endpoint
+
+
+def test_a_delivery_goes_to_the_address_checked_not_to_a_later_dns_answer(db, dns, settings):
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False  # as in production
+    public = Receiver().start()
+    inside = Receiver(host="127.0.0.2", port=public.port).start()  # same port, another host
+    try:
+        dns[PUBLIC_ADDRESS] = ["127.0.0.1"]  # the public address is served here, by `public`
+        # DNS rebinding: the check is told a public address, anything later an internal one.
+        dns["hooks.example"] = [PUBLIC_ADDRESS, "127.0.0.2"]
+        url = f"http://hooks.example:{public.port}/revalidate"
+        delivery = outbox.enqueue_test_event(endpoint_at(url, public))
+        assert deliveries.attempt(delivery.pk).status == "delivered"
+        assert inside.received == []
+        assert [r.headers["host"] for r in public.received] == [f"hooks.example:{public.port}"]
+        assert len(public.payloads()) == 1  # signed as ever
+    finally:
+        public.stop()
+        inside.stop()
+
+
+def test_https_is_verified_against_the_urls_host_while_connecting_to_the_checked_address(
+    db, dns, settings, tmp_path
+):
+    authority = trustme.CA()
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    authority.issue_cert("hooks.example").configure_cert(server_context)
+    authority.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
+    settings.WEBHOOK_CA_BUNDLE = str(tmp_path / "ca.pem")
+    receiver = Receiver(tls=server_context).start()
+    try:
+        dns["hooks.example"] = dns["impostor.example"] = ["127.0.0.1"]
+        port = receiver.port
+        genuine = outbox.enqueue_test_event(
+            endpoint_at(f"https://hooks.example:{port}/revalidate", receiver)
+        )
+        assert deliveries.attempt(genuine.pk).status == "delivered"
+        assert receiver.received[0].headers["host"] == f"hooks.example:{port}"
+
+        impostor = outbox.enqueue_test_event(
+            endpoint_at(f"https://impostor.example:{port}/revalidate", receiver)
+        )
+        assert deliveries.attempt(impostor.pk).status == "retry"
+        impostor.refresh_from_db()
+        assert "impostor.example" in impostor.error and impostor.response_code is None
+        assert len(receiver.received) == 1
+    finally:
+        receiver.stop()
