@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 from django.utils.translation import gettext as _
 
-from cms.papers.models import LOCKABLE_FIELDS, Paper, Venue
+from cms.papers.models import LOCKABLE_FIELDS, Venue
 
 from .conf import precedence, sync_setting
 from .fetching import Fetch
@@ -280,11 +280,6 @@ def _nothing_found(identifier: Identifier, unanswered: dict[str, str]) -> str:
             "sources": "; ".join(unanswered.values())
         }
     return message
-
-
-def paper_for(found: Found) -> Paper | None:
-    """The existing paper a lookup found, if any."""
-    return Paper.objects.filter(pk=found.existing_id).first() if found.existing_id else None
 
 
 def shown_fields(found: Found) -> list[tuple[str, str, str]]:

@@ -127,7 +127,3 @@ def hand_out(run: SyncRun, send: Send) -> int:
     for start in range(0, len(order), size):
         send(run.pk, order[start : start + size], token)
     return len(order)
-
-
-def owed_count(run: SyncRun) -> int:
-    return PaperSyncState.objects.filter(run=run, in_flight=True).count()
