@@ -90,17 +90,18 @@ def test_redirects_are_not_followed(endpoint, receiver):
 
 @pytest.fixture
 def dns(monkeypatch):
-    """Made-up host names (or addresses) and their DNS answers, given in turn (the last one
-    repeats); other names resolve as usual. It answers every resolver in this process,
+    """Made-up host names (or addresses) and their DNS answers ("a" or "a,b"), given in turn
+    (the last one repeats); other names resolve as usual. It answers every resolver in this process,
     urllib3's included, so mapping an address to another routes its connections there."""
     answers: dict[str, list[str]] = {}
     real = socket.getaddrinfo
 
     def getaddrinfo(host, port, *args, **kwargs):
         queue = answers.get(host)
-        if queue:
-            host = queue.pop(0) if len(queue) > 1 else queue[0]
-        return real(host, port, *args, **kwargs)
+        if not queue:
+            return real(host, port, *args, **kwargs)
+        answer = queue.pop(0) if len(queue) > 1 else queue[0]
+        return [found for each in answer.split(",") for found in real(each, port, *args, **kwargs)]
 
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
     return answers
@@ -158,3 +159,11 @@ def test_https_is_verified_against_the_urls_host_while_connecting_to_the_checked
         assert len(receiver.received) == 1
     finally:
         receiver.stop()
+
+
+def test_an_address_that_refuses_the_connection_is_followed_by_the_next_one(db, dns, receiver):
+    dns["hooks.example"] = ["::1,127.0.0.1"]  # nothing listens on the receiver's port at ::1
+    url = f"http://hooks.example:{receiver.port}/revalidate"
+    delivery = outbox.enqueue_test_event(endpoint_at(url, receiver))
+    assert deliveries.attempt(delivery.pk).status == "delivered"
+    assert len(receiver.payloads()) == 1
