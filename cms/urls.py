@@ -16,7 +16,7 @@ from wagtail.contrib.sitemaps.views import sitemap
 from wagtail.documents import urls as wagtaildocs_urls
 
 from cms.api import api_router
-from cms.api_schema.views import openapi_schema
+from cms.api_schema.views import api_root, openapi_schema
 from cms.digests.feeds import DigestFeed
 from cms.digests.sitemap import robots_txt, sitemaps
 from cms.not_found import api_not_found
@@ -28,6 +28,7 @@ handler404 = "cms.not_found.page_not_found"
 urlpatterns = [
     path("admin/", include(wagtailadmin_urls)),
     path("documents/", include(wagtaildocs_urls)),
+    path("api/v2/", api_root, name="api-root"),
     path("api/v2/schema/", openapi_schema, name="api-schema"),
     path("api/v2/", api_router.urls),
     re_path(r"^api/", api_not_found),  # JSON, with DEBUG on too

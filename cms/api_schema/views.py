@@ -1,4 +1,6 @@
-"""Serves the shipped OpenAPI description at /api/v2/schema/ (YAML, or JSON on request)."""
+"""The API's own description: the shipped OpenAPI file at /api/v2/schema/ (YAML, or JSON on
+request), and at /api/v2/ the address of each endpoint, for a front-end developer who starts
+there."""
 
 from __future__ import annotations
 
@@ -8,13 +10,17 @@ from typing import Any
 
 import yaml
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
+from wagtail.api.utils import get_full_url
 
 from cms.api_http import add_cache_control
 
 SCHEMA_PATH = Path(__file__).with_name("openapi.yaml")
 FORMATS = ("yaml", "json")
+# The endpoints anyone may read (the preview's needs a token from the admin).
+PUBLIC_ENDPOINTS = ("pages", "papers", "images", "documents")
 
 
 @cache
@@ -27,15 +33,34 @@ def schema_dict() -> dict[str, Any]:
     return yaml.safe_load(schema_text())
 
 
+def unknown_parameters(request: HttpRequest, known: set[str]) -> JsonResponse | None:
+    unknown = sorted(set(request.GET) - known)
+    if not unknown:
+        return None
+    return JsonResponse(
+        {"message": _("unknown query parameter: %(names)s") % {"names": ", ".join(unknown)}},
+        status=400,
+    )
+
+
+@require_safe
+def api_root(request: HttpRequest) -> HttpResponse:
+    """Where each endpoint and this API's description are."""
+    if refused := unknown_parameters(request, set()):
+        return refused
+    addresses = {
+        name: get_full_url(request, reverse(f"wagtailapi:{name}:listing"))
+        for name in PUBLIC_ENDPOINTS
+    }
+    addresses["schema"] = get_full_url(request, reverse("api-schema"))
+    return add_cache_control(JsonResponse(addresses))
+
+
 @require_safe
 def openapi_schema(request: HttpRequest) -> HttpResponse:
     """The file as shipped; `?format=json` for tools that do not read YAML."""
-    unknown = sorted(set(request.GET) - {"format"})
-    if unknown:
-        return JsonResponse(
-            {"message": _("unknown query parameter: %(names)s") % {"names": ", ".join(unknown)}},
-            status=400,
-        )
+    if refused := unknown_parameters(request, {"format"}):
+        return refused
     output = request.GET.get("format", "yaml")
     if output not in FORMATS:
         return JsonResponse({"message": _("format must be yaml or json")}, status=400)

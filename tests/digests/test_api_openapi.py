@@ -55,6 +55,15 @@ def test_description_is_served_as_shipped(client):
     assert client.get("/api/v2/schema/", {"format": "xml"}).status_code == 400
 
 
+def test_the_root_says_where_every_endpoint_is(conforms, client, rich_odin):
+    addresses = conforms("/api/v2/").json()
+    assert set(addresses) == {"pages", "papers", "images", "documents", "schema"}
+    for name, address in addresses.items():
+        assert address.startswith("http://testserver/api/v2/"), name
+        assert client.get(address.removeprefix("http://testserver")).status_code == 200, name
+    assert "wrong" in conforms("/api/v2/", 400, wrong="1").json()["message"]
+
+
 @pytest.mark.parametrize("model", [DigestIndexPage, TopicPage, DigestPage])
 def test_every_page_field_is_described(model):
     described = set(SCHEMAS["Page"]["properties"]) | set(SCHEMAS["PageMeta"]["properties"])
