@@ -11,6 +11,7 @@ import uuid
 
 import pytest
 import redis
+import yaml
 from celery import Celery
 from django.conf import settings
 from django.core.management import call_command
@@ -165,3 +166,30 @@ def default_language():
 def lookup_upstream(settings):
     """The local stand-in upstream with the papers editors look up (recorded.lookup_catalog)."""
     yield from serving_upstream(lookup_catalog(), settings)
+
+
+@pytest.fixture(scope="session")
+def openapi():
+    """The shipped OpenAPI description, to check real requests and responses against."""
+    from openapi_core import OpenAPI
+
+    from cms.api_schema.views import SCHEMA_PATH
+
+    return OpenAPI.from_dict(yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8")))
+
+
+@pytest.fixture
+def conforms(client, openapi):
+    """GET a URL and check the request and the response against the description."""
+    from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
+
+    def get(path: str, expected_status: int = 200, **params):
+        response = client.get(path, params)
+        assert response.status_code == expected_status, response.content
+        request = DjangoOpenAPIRequest(response.wsgi_request)
+        if expected_status < 400:  # bad requests are sent on purpose
+            openapi.validate_request(request)
+        openapi.validate_response(request, DjangoOpenAPIResponse(response))
+        return response
+
+    return get

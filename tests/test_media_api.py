@@ -7,8 +7,6 @@ import pytest
 from django.core.files.base import ContentFile
 from wagtail.documents.models import Document
 
-from tests.digests.test_api_openapi import conforms, openapi  # noqa: F401 (fixtures)
-
 pytestmark = pytest.mark.django_db
 
 MEDIA = ["/api/v2/images/", "/api/v2/documents/"]

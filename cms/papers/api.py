@@ -11,6 +11,7 @@ from wagtail.api.v2.views import BaseAPIViewSet
 from cms.api_http import CacheControlMixin, CompactJSONMixin
 from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
 from cms.digests.api_filters import requested_language
+from cms.digests.visibility import depends_on_requester
 
 from .api_filters import PaperSearchFilter
 from .cite import CitationNegotiationMixin
@@ -46,6 +47,11 @@ class PapersAPIViewSet(
             queryset = papers_on_public_pages(self.request, language=language)
             self._queryset = queryset.order_by("id")
         return self._queryset
+
+    def depends_on_requester(self) -> bool:
+        """Papers are shown through public digests, so whoever passes a view restriction may
+        see more of them: their answers are private, as the pages endpoint's are."""
+        return depends_on_requester(self.request)
 
     def paginate_queryset(self, queryset):
         papers = list(super().paginate_queryset(queryset))

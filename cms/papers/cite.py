@@ -20,6 +20,7 @@ from django.views.decorators.http import require_safe
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
 from cms.api_http import add_cache_control
+from cms.digests.visibility import depends_on_requester
 
 from . import citations
 from .models import Paper
@@ -108,7 +109,8 @@ def cite_view(request: HttpRequest, pk: int) -> HttpResponse:
         style = check_style(request.GET.get("style", citations.DEFAULT_STYLE))
     except CitationError as error:
         return JsonResponse({"message": str(error)}, status=400)
-    return add_cache_control(citation_response(request, pk, citation_format, style=style))
+    response = citation_response(request, pk, citation_format, style=style)
+    return add_cache_control(response, private=depends_on_requester(request))
 
 
 class CitationRenderer(BaseRenderer):

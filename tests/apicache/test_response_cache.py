@@ -214,3 +214,30 @@ def test_a_listing_that_depends_on_who_asks_is_private(client, digest, django_us
     assert digest.pk in titles(client)
     client.logout()
     assert digest.pk not in titles(client)
+
+
+@pytest.mark.parametrize("path", ["/api/v2/papers/", "/api/v2/papers/{paper}/", "{cite}"])
+def test_papers_that_depend_on_who_asks_are_private(client, digest, django_user_model, path):
+    """A paper shown only by login-restricted digests: a signed-in reader sees it, privately;
+    an anonymous reader does not see it, and that answer may be shared."""
+    from wagtail.models import PageViewRestriction
+
+    for version in digest.get_translations(inclusive=True):
+        PageViewRestriction.objects.create(page=version, restriction_type=PageViewRestriction.LOGIN)
+    paper = digest.paper_id
+    url = path.format(paper=paper, cite=f"/api/v2/papers/{paper}/cite/?format=bibtex")
+
+    def shows_paper(response) -> bool:
+        if path != "/api/v2/papers/":
+            return response.status_code == 200
+        return paper in {item["id"] for item in response.json()["items"]}
+
+    anonymous = client.get(url)
+    assert not shows_paper(anonymous)
+    client.force_login(django_user_model.objects.create_user("reader", password="x"))
+    signed_in = client.get(url)
+    assert shows_paper(signed_in)
+    assert signed_in["Cache-Control"] == "private, no-cache"
+    client.logout()
+    if path == "/api/v2/papers/":  # without the paper, the same for every anonymous reader
+        assert client.get(url)["Cache-Control"].startswith("public")

@@ -2,8 +2,6 @@
 
 import pytest
 import yaml
-from openapi_core import OpenAPI
-from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
 from openapi_spec_validator import validate
 
 from cms.api_schema.views import SCHEMA_PATH
@@ -18,27 +16,6 @@ pytestmark = pytest.mark.django_db
 
 SCHEMA = yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8"))
 SCHEMAS = SCHEMA["components"]["schemas"]
-
-
-@pytest.fixture(scope="module")
-def openapi():
-    return OpenAPI.from_dict(SCHEMA)
-
-
-@pytest.fixture
-def conforms(client, openapi):
-    """GET a URL and check the request and the response against the description."""
-
-    def get(path: str, expected_status: int = 200, **params):
-        response = client.get(path, params)
-        assert response.status_code == expected_status, response.content
-        request = DjangoOpenAPIRequest(response.wsgi_request)
-        if expected_status < 400:  # bad requests are sent on purpose
-            openapi.validate_request(request)
-        openapi.validate_response(request, DjangoOpenAPIResponse(response))
-        return response
-
-    return get
 
 
 def test_description_is_valid_openapi():
