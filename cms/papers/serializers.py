@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rest_framework import serializers
@@ -37,18 +38,69 @@ def paper_as_dict(paper: Paper) -> dict[str, Any]:
 
 
 class PaperSerializer(serializers.Field):
-    """Read-only nested representation of a Paper (or null)."""
+    """Read-only nested representation of a Paper (or null): every key, or those that
+    `fields=paper(...)` picks (`picked_keys`)."""
 
     def __init__(self, **kwargs):
         kwargs["read_only"] = True
         super().__init__(**kwargs)
 
     def to_representation(self, value: Paper | None) -> dict[str, Any] | None:
-        return paper_as_dict(value) if value is not None else None
+        if value is None:
+            return None
+        paper = paper_as_dict(value)
+        key = f"picked keys of {self.field_name}"  # read once per request, kept in its context
+        if key not in self.context:
+            self.context[key] = picked_keys(self.context.get("request"), self.field_name)
+        picked = self.context[key]
+        if picked is None:
+            return paper
+        return {name: item for name, item in paper.items() if name in picked}
 
     def get_attribute(self, instance):
         # Allow a null FK to serialize as null instead of raising SkipField.
         return getattr(instance, self.source_attrs[0] if self.source_attrs else "paper", None)
+
+
+@dataclass(frozen=True)
+class PickedKeys:
+    """Keys a `fields=paper(...)` selection keeps: all (`*`) or `names`, less `dropped`."""
+
+    everything: bool
+    names: frozenset[str]
+    dropped: frozenset[str]
+
+    def __contains__(self, key: str) -> bool:
+        return (self.everything or key in self.names) and key not in self.dropped
+
+
+def picked_keys(request, field_name: str) -> PickedKeys | None:
+    """The keys of a nested object that `fields=<field_name>(...)` picks, by Wagtail's rules
+    for nested fields: `id` and the names given, `*` every key, `_` none to start from, `-name`
+    drops one; None when the field is not given sub-fields (every key). Wagtail has checked
+    the names against the papers endpoint's fields by now (an unknown one is a 400)."""
+    # Imported here: wagtail.api.v2.utils loads the Page model, and models import this module.
+    from wagtail.api.v2.utils import FieldsParameterParseError, parse_fields_parameter
+
+    fields = request.GET.get("fields") if request is not None else None
+    if not fields:
+        return None
+    try:
+        parsed = parse_fields_parameter(fields)
+    except FieldsParameterParseError:
+        return None
+    sub_fields = next((sub for name, _negated, sub in parsed if name == field_name), None)
+    if not sub_fields:
+        return None
+    everything, names, dropped = False, {"id"}, set()
+    for name, negated, _nested in sub_fields:
+        if name in ("*", "_"):
+            everything, names = name == "*", set()
+        elif negated:
+            dropped.add(name)
+        else:
+            names.add(name)
+    return PickedKeys(everything, frozenset(names), frozenset(dropped))
 
 
 class PaperPartField(serializers.Field):

@@ -214,3 +214,23 @@ def test_declared_page_fields_are_what_wagtail_builds(api_get, language):
     built = wagtails(response, page, DECLARED, DECLARED[2:])
     assert flattened(response.json()) == flattened(built)
     assert built["meta"]["first_published_at"] and built["title"] == page.title
+
+
+@pytest.mark.parametrize(
+    ("selection", "keys"),
+    [
+        ("paper", PAPER_KEYS),
+        ("paper(title,year)", {"id", "title", "year"}),
+        ("paper(*)", PAPER_KEYS),
+        ("paper(*,-authors,-provenance)", PAPER_KEYS - {"authors", "provenance"}),
+        ("paper(_,venue)", {"venue"}),
+        ("paper(-id)", set()),
+    ],
+)
+def test_nested_fields_pick_the_papers_keys(api_get, odin, selection, keys):
+    """`fields=paper(...)` follows Wagtail's rules for nested fields, in details and lists."""
+    detail = api_get(f"{PAGES_URL}{odin.pk}/", fields=f"_,{selection}").json()
+    expected = expected_paper(odin.paper_id)
+    assert detail["paper"] == {name: expected[name] for name in expected if name in keys}
+    listing = api_get(PAGES_URL, type=DIGEST_TYPE, fields=f"_,{selection}", limit=3).json()
+    assert all(set(item["paper"]) == keys for item in listing["items"])
