@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 from django.utils.translation import gettext as _
 from rest_framework.filters import BaseFilterBackend
+from wagtail.api.v2.filters import OrderingFilter
 from wagtail.api.v2.utils import BadRequestError, parse_boolean
 from wagtail.fields import StreamField
 
@@ -96,6 +97,23 @@ class StrictFieldsFilter(BaseFilterBackend):
             field = queryset.model._meta.get_field(name)
             queryset = queryset.filter(**{name: parse_filter_value(field, name, value)})
         return queryset
+
+
+class StrictOrderingFilter(OrderingFilter):
+    """Wagtail's `order`, refusing a field that holds many values (a paper's authors): ordering
+    by one repeats each row once per value, so a listing's items outnumber its total_count."""
+
+    def filter_queryset(self, request, queryset, view):
+        for name in request.GET.get("order", "").split(","):
+            try:
+                field = queryset.model._meta.get_field(name.lstrip("-"))
+            except FieldDoesNotExist:
+                continue  # Wagtail's own check names it
+            if field.one_to_many or field.many_to_many:
+                raise BadRequestError(
+                    _("cannot order by %(name)r (it holds many values)") % {"name": name}
+                )
+        return super().filter_queryset(request, queryset, view)
 
 
 def reject_unknown_parameters(params: Mapping[str, str], allowed: frozenset[str]) -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from django.db.models import Q
 from rest_framework.filters import BaseFilterBackend
-from wagtail.api.v2.filters import FieldsFilter, OrderingFilter
+from wagtail.api.v2.filters import FieldsFilter
 from wagtail.documents.api.v2.views import DocumentsAPIViewSet as WagtailDocumentsAPIViewSet
 from wagtail.images.api.v2.views import ImagesAPIViewSet as WagtailImagesAPIViewSet
 
 from cms.api_http import CacheControlMixin, CompactJSONMixin
-from cms.api_params import StrictQueryParametersMixin
+from cms.api_params import StrictOrderingFilter, StrictQueryParametersMixin
 from cms.digests.api_filters import requested_search
 
 
@@ -36,7 +36,7 @@ class TitleSearchFilter(BaseFilterBackend):
         return queryset.filter(condition)
 
 
-MEDIA_FILTERS = [FieldsFilter, OrderingFilter, TitleSearchFilter]
+MEDIA_FILTERS = [FieldsFilter, StrictOrderingFilter, TitleSearchFilter]
 
 
 class ImagesAPIViewSet(

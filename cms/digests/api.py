@@ -21,7 +21,7 @@ from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
 from wagtail.models import Page
 
 from cms.api_http import CacheControlMixin, CompactJSONMixin
-from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
+from cms.api_params import StrictFieldsFilter, StrictOrderingFilter, StrictQueryParametersMixin
 from cms.api_serializers import PageSerializer
 from cms.papers.selectors import attach_paper_parts
 
@@ -43,7 +43,7 @@ class PagesAPIViewSet(
         wagtail_filters.ChildOfFilter,
         wagtail_filters.AncestorOfFilter,
         wagtail_filters.DescendantOfFilter,
-        wagtail_filters.OrderingFilter,
+        StrictOrderingFilter,
         wagtail_filters.TranslationOfFilter,
         LocaleFilter,
         SubstringSearchFilter,

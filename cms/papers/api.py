@@ -4,12 +4,11 @@ A paper is shown only while a live, public digest shows it (`?locale=` narrows t
 digests of one language): see cms.papers.selectors.papers_on_public_pages.
 """
 
-from wagtail.api.v2.filters import OrderingFilter
 from wagtail.api.v2.serializers import BaseSerializer
 from wagtail.api.v2.views import BaseAPIViewSet
 
 from cms.api_http import CacheControlMixin, CompactJSONMixin
-from cms.api_params import StrictFieldsFilter, StrictQueryParametersMixin
+from cms.api_params import StrictFieldsFilter, StrictOrderingFilter, StrictQueryParametersMixin
 from cms.digests.api_filters import requested_language
 from cms.digests.visibility import depends_on_requester
 
@@ -29,7 +28,7 @@ class PapersAPIViewSet(
     base_serializer_class = BaseSerializer
     model = Paper
     name = "papers"
-    filter_backends = [StrictFieldsFilter, PaperSearchFilter, OrderingFilter]
+    filter_backends = [StrictFieldsFilter, PaperSearchFilter, StrictOrderingFilter]
     known_query_parameters = BaseAPIViewSet.known_query_parameters.union(["locale"])
     body_fields = [*BaseAPIViewSet.body_fields, "title", "venue", "year", "track", "doi"]
     listing_default_fields = [

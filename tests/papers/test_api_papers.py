@@ -67,6 +67,8 @@ def test_find_redirects_to_the_detail(client):
         ({"offset": "-3"}, "offset must be a positive integer"),
         ({"fields": "nope"}, "unknown fields: nope"),
         ({"order": "nope"}, "cannot order by 'nope'"),
+        ({"order": "year,-authors"}, "cannot order by '-authors' (it holds many values)"),
+        ({"order": "links"}, "cannot order by 'links' (it holds many values)"),
         ({"abstract": "\x00"}, "null characters are not allowed"),
         ({"locked_fields": "x"}, "not an operation or a recognised field"),
     ],
