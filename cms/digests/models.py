@@ -20,11 +20,13 @@ from .search import SearchTextMixin
 from .serializers import TopicDigestsField, TopicRefField
 from .sitemap import SitemapAlternatesMixin
 
+# Synchronized fields are not overridable: they follow the English page (a translator changing a
+# translation's paper or slug in wagtail-localize's editor would make the languages disagree).
 PAGE_TRANSLATABLE_FIELDS = [
     TranslatableField("title"),
     TranslatableField("seo_title"),
     TranslatableField("search_description"),
-    SynchronizedField("slug"),
+    SynchronizedField("slug", overridable=False),
 ]
 
 
@@ -92,7 +94,7 @@ class TopicPage(
         *PAGE_TRANSLATABLE_FIELDS,
         TranslatableField("intro"),
         TranslatableField("finish_first"),
-        SynchronizedField("finish_first_url"),
+        SynchronizedField("finish_first_url", overridable=False),
         TranslatableField("commentary"),
     ]
     search_fields = [*Page.search_fields, index.SearchField("intro")]
@@ -151,9 +153,9 @@ class DigestPage(
         *PAGE_TRANSLATABLE_FIELDS,
         TranslatableField("summary"),
         TranslatableField("body"),
-        SynchronizedField("short_name"),
-        SynchronizedField("reading_minutes"),
-        SynchronizedField("paper"),
+        SynchronizedField("short_name", overridable=False),
+        SynchronizedField("reading_minutes", overridable=False),
+        SynchronizedField("paper", overridable=False),
     ]
     search_fields = [
         *Page.search_fields,

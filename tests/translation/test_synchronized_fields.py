@@ -2,7 +2,7 @@
 
 import pytest
 from wagtail_localize.fields import SynchronizedField, TranslatableField
-from wagtail_localize.models import Translation
+from wagtail_localize.models import OverridableSegment, Translation
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
@@ -55,3 +55,6 @@ def test_synchronized_fields_follow_the_source_and_translations_are_kept(
     assert zh.live and not zh.has_unpublished_changes
     assert Paper.objects.count() == papers_before  # the paper is shared, never copied
     assert translation.get_progress()[0] == translation.get_progress()[1]
+    # Nothing a translator could override in wagtail-localize's editor: no paper, short name,
+    # reading time or slug of their own.
+    assert not OverridableSegment.objects.filter(source=translation.source).exists()
