@@ -12,7 +12,9 @@ in Wagtail's own views. What they cannot express, and what wagtail-localize's vi
   so only administrators may;
 - nothing with Simplified-only characters goes live on a zh-hant page, whoever publishes it
   (the zh-Hant guard), including scheduled publishing and workflow approval, which have no
-  request to check (see `cms.translation.pages`).
+  request to check (see `cms.translation.pages`);
+- nothing untranslated goes live either: a translation with strings not yet translated is not
+  published (its page would show them in English).
 
 Users in no role (superusers, moderators) are limited only by Wagtail's own permissions.
 """
@@ -128,17 +130,43 @@ def guard_message(findings: list[SimplifiedText]) -> str:
     )
 
 
+def translation_into(page: Page) -> Translation | None:
+    """The wagtail-localize translation that writes `page`, if it is a translation."""
+    return (
+        Translation.objects.filter(
+            source__object_id=page.translation_key, target_locale_id=page.locale_id, enabled=True
+        )
+        .select_related("target_locale")
+        .first()
+    )
+
+
+def untranslated_message(translation: Translation) -> str | None:
+    """What is left to translate before `translation` may be published, or None."""
+    total, translated = translation.get_progress()
+    if translated >= total:
+        return None
+    return _(
+        "{missing} of {total} texts are not translated yet, and readers would see them in "
+        "English. Translate them first."
+    ).format(missing=total - translated, total=total)
+
+
 def publish_refusal(user, page: Page, translation: Translation | None = None) -> str | None:
     """Why this user may not publish this page now, or None when they may.
 
-    `user` is None for publishing without a person (scheduled publishing): only the guard applies.
-    Wagtail's own publish permission is checked by Wagtail's views and actions; this adds the
-    role's language and the zh-Hant guard.
+    `user` is None for publishing without a person (scheduled publishing): only the content
+    checks apply. Wagtail's own publish permission is checked by Wagtail's views and actions;
+    this adds the role's language, the zh-Hant guard and, for a translation (found from the page
+    when not given), that every text is translated.
     """
     if user is not None and not may_write(user, page):
         return _("Your role may not publish pages in {language}.").format(
             language=page.locale.get_display_name()
         )
+    writing = translation or (translation_into(page) if page.pk is not None else None)
+    if writing is not None and (untranslated := untranslated_message(writing)):
+        return untranslated + " " + _("Not published.")
     findings = guard_findings(page, translation)
     if findings:
         return guard_message(findings) + " " + _("Not published.")

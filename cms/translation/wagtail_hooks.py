@@ -15,7 +15,6 @@ from wagtail.admin.menu import MenuItem
 from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
 from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
-from wagtail_localize.models import Translation
 
 from . import localize_views, policy
 from .machine_translators import is_traditional_chinese
@@ -137,13 +136,7 @@ def guard_traditional_chinese(request, page):
     """
     if not is_traditional_chinese(page.locale):
         return None
-    translation = (
-        Translation.objects.filter(
-            source__object_id=page.translation_key, target_locale_id=page.locale_id, enabled=True
-        )
-        .select_related("target_locale")
-        .first()
-    )
+    translation = policy.translation_into(page)
     if translation is None:
         return None
     if request.method == "POST" and request.POST.get("action") == "publish":

@@ -55,3 +55,24 @@ def test_traditional_text_publishes(
 
     assert response.status_code == 302
     assert DigestPage.objects.get(pk=digest_zh.pk).live_revision_id != before
+
+
+def test_publishing_a_translation_with_untranslated_texts_is_refused(
+    client, translator, digest_en, digest_zh, zh_locale, django_capture_on_commit_callbacks
+):
+    """Readers of zh-hant would see the English summary: the translator is told, and the live
+    page keeps its text."""
+    StringTranslation.objects.filter(
+        locale=zh_locale, context__object_id=digest_en.translation_key, context__path="summary"
+    ).delete()
+    client.force_login(translator)
+    url = reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
+    before = DigestPage.objects.get(pk=digest_zh.pk).live_revision_id
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"action": "publish"}, follow=True)
+
+    assert "1 of 2 texts are not translated yet" in response.content.decode()
+    page = DigestPage.objects.get(pk=digest_zh.pk)
+    assert page.live_revision_id == before
+    assert page.summary != digest_en.summary

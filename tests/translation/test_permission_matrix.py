@@ -22,7 +22,7 @@ from wagtail_localize.models import StringSegment, StringTranslation, Translatio
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.translation import policy
-from cms.translation.prefill import publish_translation
+from cms.translation.prefill import prefill_page_translation, publish_translation
 from cms.translation.previous import previous_translation_tool_name
 
 pytestmark = pytest.mark.django_db
@@ -597,8 +597,20 @@ def test_the_api_shows_no_zh_hant_page_until_its_first_publish(world, as_role, t
     translation = Translation.objects.get(
         source__object_id=world.new_en.translation_key, target_locale=world.zh_locale
     )
-    publish_translation(translation, user=translator)
-    assert client.get(f"/api/v2/pages/{draft.pk}/").status_code == 200
+    # Nothing translated yet: publishing would put the English text live, so it is refused.
+    with pytest.raises(policy.PublishRefused, match="not translated yet"):
+        publish_translation(translation, user=translator)
+    assert client.get(f"/api/v2/pages/{draft.pk}/").status_code == 404
+
+    prefill_page_translation(
+        page=world.new_en,
+        locale=world.zh_locale,
+        strings_by_field={
+            segment.context.path: f"譯文 {segment.context.path}"
+            for segment in StringSegment.objects.filter(source=translation.source)
+        },
+    )
+    assert client.get(f"/api/v2/pages/{draft.pk}/").json()["title"] == "譯文 title"
 
 
 def test_the_api_keeps_the_old_translation_live_and_says_it_is_out_of_date(world, client):
