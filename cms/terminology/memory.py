@@ -18,7 +18,9 @@ from django.db import transaction
 from django.db.models import Max
 from rapidfuzz import fuzz, process, utils
 from wagtail.models import Locale, Page
-from wagtail_localize.models import StringSegment, StringTranslation, Translation
+from wagtail_localize.models import StringSegment, StringTranslation
+
+from cms.translation.policy import translation_into
 
 from .models import MemoryEntry
 
@@ -44,21 +46,10 @@ class MemoryMatch:
     page_id: int
 
 
-def translation_of_page(page: Page) -> Translation | None:
-    """The wagtail-localize translation that produces `page`, if it is one."""
-    return (
-        Translation.objects.filter(
-            source__object_id=page.translation_key, target_locale_id=page.locale_id
-        )
-        .select_related("source")
-        .first()
-    )
-
-
 @transaction.atomic
 def record_published(page: Page) -> int:
     """Make the memory hold `page`'s translated segments as just published; returns how many."""
-    translation = translation_of_page(page)
+    translation = translation_into(page)
     if translation is None:
         return 0
     segments = StringSegment.objects.filter(source=translation.source).select_related(

@@ -25,6 +25,8 @@ from wagtail_localize.views.edit_translation import (
     user_can_edit_instance,
 )
 
+from cms.translation.policy import translation_into
+
 from . import checks, exchange, memory
 from .glossary import load_terms, plain_text, terms_in
 from .models import GlossaryTerm
@@ -60,14 +62,16 @@ def untranslated_segments(translation: Translation) -> dict:
     return segments
 
 
-def fill_from_memory_and_machine(translation: Translation, user, translator) -> bool:
+def fill_from_memory_and_machine(translation: Translation, user, translator) -> tuple[int, int]:
     """Translate the untranslated segments; each marked with where its text came from.
+    Returns how many texts were filled, of how many untranslated.
 
     Segments a translator has filled (any stored translation) are never touched.
     """
     segments = untranslated_segments(translation)
     if not segments:
-        return False
+        return 0, 0
+    filled = 0
     answers = translator.translate_with_origins(
         translation.source.locale, translation.target_locale, segments.keys()
     )
@@ -76,6 +80,7 @@ def fill_from_memory_and_machine(translation: Translation, user, translator) -> 
             value, origin = answers.get(string, (None, None))
             if value is None or value.data is None:
                 continue
+            filled += 1
             tool_name = str(MEMORY_TOOL_NAME) if origin == MEMORY else translator.display_name
             for string_id, context_id in places:
                 StringTranslation.objects.get_or_create(
@@ -91,7 +96,7 @@ def fill_from_memory_and_machine(translation: Translation, user, translator) -> 
                         "field_error": "",
                     },
                 )
-    return True
+    return filled, len(segments)
 
 
 @require_POST
@@ -106,15 +111,29 @@ def machine_translate(request, translation_id: int):
     if not translator.can_translate(translation.source.locale, translation.target_locale):
         raise Http404
     if hasattr(translator, "translate_with_origins"):
-        done = fill_from_memory_and_machine(translation, request.user, translator)
+        filled, left = fill_from_memory_and_machine(translation, request.user, translator)
+    elif apply_machine_translation(translation.pk, request.user, translator):
+        filled = left = None  # another machine translator: it does not say how many it filled
     else:
-        done = apply_machine_translation(translation.pk, request.user, translator)
-    if done:
+        filled = left = 0
+    if filled is None:
         messages.success(
             request, gettext("Successfully translated with %s.") % translator.display_name
         )
-    else:
+    elif not left:
         messages.warning(request, gettext("There isn't anything left to translate."))
+    elif not filled:
+        messages.warning(
+            request,
+            gettext("No translation found with %(name)s for the %(left)d untranslated texts.")
+            % {"name": translator.display_name, "left": left},
+        )
+    else:
+        messages.success(
+            request,
+            gettext("Translated %(filled)d of %(left)d untranslated texts with %(name)s.")
+            % {"filled": filled, "left": left, "name": translator.display_name},
+        )
     return redirect(get_valid_next_url_from_request(request) or reverse("wagtailadmin_home"))
 
 
@@ -128,7 +147,7 @@ class PageMemoryView(AdminScreen, TemplateView):
         self.page = get_object_or_404(Page, pk=kwargs["page_id"]).specific
         if not self.page.permissions_for_user(request.user).can_edit():
             raise PermissionDenied
-        self.translation = memory.translation_of_page(self.page)
+        self.translation = translation_into(self.page)
         if self.translation is None:
             raise Http404(gettext("This page is not a translation."))
         return super().dispatch(request, *args, **kwargs)

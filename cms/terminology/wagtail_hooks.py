@@ -11,7 +11,9 @@ from wagtail.admin.widgets import HeaderButton
 from wagtail.snippets.models import register_snippet
 from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
 
-from . import checks, memory, views
+from cms.translation.policy import translation_into
+
+from . import checks, views
 from .models import GlossaryTerm
 
 
@@ -127,7 +129,7 @@ def terminology_in_translation_editor(request, page):
     """
     if page.locale.language_code == settings.LANGUAGE_CODE:
         return None
-    translation = memory.translation_of_page(page)
+    translation = translation_into(page)
     if translation is None or not translation.enabled:
         return None
     if request.method == "POST":

@@ -136,7 +136,7 @@ def translation_into(page: Page) -> Translation | None:
         Translation.objects.filter(
             source__object_id=page.translation_key, target_locale_id=page.locale_id, enabled=True
         )
-        .select_related("target_locale")
+        .select_related("source", "target_locale")
         .first()
     )
 

@@ -1,6 +1,7 @@
 """Translation memory: exact matches fill "Translate with ...", fuzzy ones show with a score."""
 
 import pytest
+from django.contrib.messages import get_messages
 from django.urls import reverse
 from wagtail_localize.models import StringTranslation
 
@@ -72,12 +73,19 @@ def test_without_a_machine_the_memory_alone_answers(
     page = new_digest(digest_en.summary)
     translation = start_translation(page)
 
-    assert translate_with(client, translation).status_code == 302
-
+    response = translate_with(client, translation)
+    assert response.status_code == 302
     assert stored(translation, "summary").data == digest_zh.summary
     assert not StringTranslation.objects.filter(
         context__object_id=translation.source.object_id, context__path="title"
     ).exists()
+    told = [str(message) for message in get_messages(response.wsgi_request)]
+    assert told[-1] == "Translated 1 of 2 untranslated texts with translation memory."
+
+    # Asked again, the memory knows nothing for the title: the translator is told so.
+    response = translate_with(client, translation)
+    told = [str(message) for message in get_messages(response.wsgi_request)]
+    assert told[-1] == "No translation found with translation memory for the 1 untranslated texts."
 
 
 def test_a_near_identical_sentence_is_a_fuzzy_match_with_its_score(
