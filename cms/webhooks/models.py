@@ -72,6 +72,11 @@ class Endpoint(models.Model):
     def __str__(self) -> str:
         return self.description or self.url
 
+    def event_labels(self) -> str:
+        """The events it receives, as an admin reads them."""
+        labels = dict(EVENT_TYPES)
+        return ", ".join(str(labels.get(kind, kind)) for kind in self.events)
+
     def signing_secrets(self) -> list[str]:
         """The secrets that sign a message now: the current one, and the previous one while a
         rotation lasts."""

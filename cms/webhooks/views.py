@@ -18,6 +18,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import TemplateView
+from wagtail.admin.ui.tables import BooleanColumn, Column
 from wagtail.admin.views.generic import CreateView, EditView, InspectView
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.admin.viewsets.model import ModelViewSet
@@ -228,7 +229,14 @@ class EndpointViewSet(ModelViewSet):
     copy_view_enabled = False
     add_view_class = EndpointCreateView
     edit_view_class = EndpointEditView
-    list_display = ["url", "description", "events", "locale", "active", "disabled_reason"]
+    list_display = [
+        "url",
+        "description",
+        Column("event_labels", label=gettext_lazy("events")),
+        "locale",
+        BooleanColumn("active", label=gettext_lazy("active")),
+        "disabled_reason",
+    ]
     search_fields = ["url", "description"]
     search_backend_name = None
 

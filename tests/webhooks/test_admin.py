@@ -40,6 +40,9 @@ def test_an_admin_adds_an_endpoint_and_sees_its_secret_once(admin_client, receiv
     assert endpoint.secret not in again.content.decode()
     edit = admin_client.get(reverse("webhook_endpoints:edit", args=[endpoint.pk]))
     assert edit.status_code == 200 and endpoint.secret not in edit.content.decode()
+    listing = admin_client.get(reverse("webhook_endpoints:index")).content.decode()
+    assert "Page published, Paper updated" in listing  # as labels, not a Python list
+    assert "['page.published'" not in listing
 
 
 def test_the_form_names_what_is_wrong_with_a_url(admin_client, settings):
