@@ -36,7 +36,8 @@ def check_integer(name: str, value: str) -> int:
         number = int(value)
     except ValueError:
         number = -1
-    if number < 0 or not value.strip().isdigit():
+    digits = value.strip()
+    if number < 0 or not (digits.isascii() and digits.isdigit()):  # int() takes "５" too
         raise BadRequestError(
             _("%(name)s must be a positive integer") % {"name": name},
         )

@@ -132,6 +132,8 @@ class PagesAPIViewSet(
             page = queryset.filter(pk=pk).first()
             if page is None or not public_rule(self.request).public_among([page]):
                 raise page_not_found()
+            if "type" in self.request.GET and not self.get_queryset().filter(pk=pk).exists():
+                raise page_not_found()  # as stock Wagtail: a page of another type is not found
             self.check_object_permissions(self.request, page)
             self.api_object = page
             self.prefetch_for_serializer([page])

@@ -13,6 +13,8 @@ BAD_LISTING_PARAMS = [
     ({"limit": "99999999999999999999999"}, "limit must be at most"),
     ({"offset": "-1"}, "offset must be a positive integer"),
     ({"offset": "1e3"}, "offset must be a positive integer"),
+    ({"limit": "\uff15"}, "limit must be a positive integer"),  # a full-width 5
+    ({"id": "\u0661\u0662"}, "id must be a positive integer"),  # Arabic-Indic 12
     ({"offset": "99999999999999999999999"}, "offset must be at most"),
     ({"type": "digests.NoSuchPage"}, "type doesn't exist"),
     ({"type": "papers.Paper"}, "type doesn't exist"),

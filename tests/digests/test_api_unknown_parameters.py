@@ -47,3 +47,15 @@ def test_a_detail_view_accepts_fields_and_papers_accept_locale(client):
 
     assert client.get(f"/api/v2/pages/{page.pk}/", {"fields": "title"}).status_code == 200
     assert client.get(f"/api/v2/papers/{paper.pk}/", {"locale": "en"}).status_code == 200
+
+
+def test_a_detail_checks_its_type_as_the_listing_does(client):
+    page = DigestPage.objects.live().public().first()
+    url = f"/api/v2/pages/{page.pk}/"
+
+    assert client.get(url, {"type": "digests.DigestPage"}).status_code == 200
+    assert client.get(url, {"type": "digests.TopicPage,digests.DigestPage"}).status_code == 200
+    assert client.get(url, {"type": "digests.TopicPage"}).status_code == 404
+    for bad in ("x", "auth.User", "."):
+        response = client.get(url, {"type": bad})
+        assert response.status_code == 400 and "type" in response.json()["message"], bad
