@@ -37,7 +37,7 @@ def check_integer(name: str, value: str) -> int:
     except ValueError:
         number = -1
     digits = value.strip()
-    if number < 0 or not (digits.isascii() and digits.isdigit()):  # int() takes "５" too
+    if number < 0 or not (digits.isascii() and digits.isdigit()):  # int() takes any Unicode digit
         raise BadRequestError(
             _("%(name)s must be a positive integer") % {"name": name},
         )

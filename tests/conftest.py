@@ -62,7 +62,9 @@ def broker():
     for pattern in ("sync:breaker:*", "sync:pause:*", "sync:pace:*"):  # nothing left from before
         for key in client.scan_iter(pattern):
             client.delete(key)
-    producer = Celery("sync-tests", broker=REDIS_URL, backend=REDIS_URL)
+    # Not the current app: the project's shared tasks (webhook deliveries, syncs) must keep
+    # resolving to the project's app in the tests that follow.
+    producer = Celery("sync-tests", broker=REDIS_URL, backend=REDIS_URL, set_as_current=False)
     queue = f"sync-test-{uuid.uuid4().hex[:8]}"
     yield producer, queue
     client.delete(queue)
