@@ -262,6 +262,7 @@ def _candidates(identifier: Identifier, found_by: dict[str, list[PaperRecord]]) 
 
 
 def _nothing_found(identifier: Identifier, unanswered: dict[str, str]) -> str:
+    """Why nothing was found: no source knows it, or the ones that might did not answer."""
     kind = {
         "doi": _("DOI"),
         "dblp_key": _("DBLP key"),
@@ -271,15 +272,13 @@ def _nothing_found(identifier: Identifier, unanswered: dict[str, str]) -> str:
         "semantic_scholar_id": _("Semantic Scholar id"),
         "title": _("title"),
     }[identifier.kind]
-    message = _("No source knows the %(kind)s “%(value)s”.") % {
-        "kind": kind,
-        "value": identifier.value,
-    }
-    if unanswered:
-        message += " " + _("Not answering: %(sources)s.") % {
-            "sources": "; ".join(unanswered.values())
-        }
-    return message
+    values = {"kind": kind, "value": identifier.value}
+    if not unanswered:
+        return _("No source knows the %(kind)s “%(value)s”.") % values
+    return _(
+        "Nothing found for the %(kind)s “%(value)s”, but not every source answered (%(sources)s), "
+        "so it may exist: try again later, or enter the paper by hand."
+    ) % {**values, "sources": "; ".join(unanswered.values())}
 
 
 def shown_fields(found: Found) -> list[tuple[str, str, str]]:

@@ -180,6 +180,18 @@ def test_an_unknown_doi_is_reported_and_nothing_is_written(upstream):
 
 
 @pytest.mark.django_db
+def test_when_sources_do_not_answer_the_editor_is_not_told_nobody_knows_it(upstream):
+    for source in ("crossref", "openalex", "semanticscholar", "dblp"):
+        upstream.fail_next(source, *[Canned(503, HTML_502, "text/html")] * 8)
+    with pytest.raises(lookup.NotFound) as raised:
+        lookup.look_up("10.1145/0000000.9999999")
+    message = str(raised.value)
+    assert message.startswith("Nothing found for the DOI “10.1145/0000000.9999999”, but not")
+    assert "No source knows" not in message and "enter the paper by hand" in message
+    assert "503" in message
+
+
+@pytest.mark.django_db
 def test_sources_failing_mid_lookup_are_named_and_the_rest_is_kept(upstream):
     upstream.fail_next("crossref", *[Canned(429, HTML_429, "text/html", {"Retry-After": "0"})] * 8)
     upstream.fail_next("openalex", *[Canned(502, HTML_502, "text/html")] * 8)
