@@ -26,6 +26,7 @@ from django.views.generic import View
 from wagtail.admin.auth import permission_denied
 from wagtail.admin.modal_workflow import render_modal_workflow
 
+from cms.papers.extensions import chooser_creation_panel
 from cms.papers.models import Paper
 
 from . import lookup, services
@@ -107,7 +108,8 @@ class AddFromIdentifierView(View):
             "in_chooser": self.in_chooser,
         }
         if self.in_chooser:
-            html = render_to_string("sync/lookup_chooser_panel.html", context, self.request)
+            extras = render_to_string("sync/lookup_chooser_panel.html", context, self.request)
+            html = chooser_creation_panel(self.request, extras)
             return render_modal_workflow(
                 self.request,
                 None,

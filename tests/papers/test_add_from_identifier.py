@@ -83,6 +83,18 @@ def test_in_the_chooser_the_saved_paper_is_chosen(editor, lookup_upstream):
     assert str(data["result"]["id"]) == str(paper.pk)
 
 
+def test_in_the_chooser_a_failed_lookup_keeps_the_paper_form_to_fill_by_hand(
+    editor, lookup_upstream
+):
+    data = editor.post(CHOOSER_URL, {"identifier": "10.1145/0000000.9999999"}).json()
+    panel = data["htmlFragment"]
+    assert data["step"] == "reshow_creation_form" and "No source knows" in panel
+    assert panel.count('id="tab-create"') == 1
+    assert 'name="title"' in panel and 'name="year"' in panel  # the paper form, below
+    create_url = reverse("wagtailsnippetchoosers_papers_paper:create")
+    assert f'action="{create_url}"' in panel and "Create paper" in panel
+
+
 @pytest.mark.parametrize("url", [PAGE_URL, CHOOSER_URL])
 def test_translators_may_not_add_papers(client, lookup_upstream, url):
     client.force_login(member(TRANSLATORS))
