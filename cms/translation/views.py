@@ -69,6 +69,18 @@ class StatusDateColumn(DateColumn):
         return self.accessor(status) if status else None
 
 
+def edit_url_for(user, page: Page) -> str | None:
+    """The page's editor, for a user who may open it (an editor may not open zh-hant pages)."""
+    if page.untranslated or not page.permissions_for_user(user).can_edit():
+        return None
+    return reverse("wagtailadmin_pages:edit", args=[page.pk])
+
+
+class EditLinkTitleColumn(TitleColumn):
+    def get_link_url(self, instance, parent_context):
+        return edit_url_for(parent_context["request"].user, instance)
+
+
 class ActionsColumn(Column):
     cell_template_name = "translation/report_actions_cell.html"
 
@@ -82,7 +94,7 @@ class ActionsColumn(Column):
                 reverse("wagtail_localize:update_translations", args=[instance.source_id]),
                 request.get_full_path(),
             )
-        context["edit_url"] = reverse("wagtailadmin_pages:edit", args=[instance.pk])
+        context["edit_url"] = edit_url_for(request.user, instance)
         # An English page with no translation yet: the queue's action starts one.
         context["start_url"] = None
         if instance.untranslated and may_work_the_queue(request.user):
@@ -110,14 +122,7 @@ class TranslationStatusReportView(ReportView):
     filterset_class = TranslationStatusFilterSet
     paginate_by = 50
     columns = [
-        TitleColumn(
-            "title",
-            label=_("Translated page"),
-            width="28%",
-            get_url=lambda page: (
-                None if page.untranslated else reverse("wagtailadmin_pages:edit", args=[page.pk])
-            ),
-        ),
+        EditLinkTitleColumn("title", label=_("Translated page"), width="28%"),
         StatusColumn("state", label=_("Status")),
         StatusFactColumn(
             "percent", label=_("Translated"), accessor=lambda s: f"{s.percent_translated}%"

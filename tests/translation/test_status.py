@@ -231,6 +231,16 @@ def test_report_lists_every_translated_digest_and_topic(client, editor):
     assert lines[0].startswith("Translated page,Status,Translated (%)")
 
 
+@pytest.mark.parametrize(("role", "links"), [("editor", False), ("translator", True)])
+def test_the_report_links_a_translation_only_for_those_who_may_edit_it(
+    client, request, digest_zh, role, links
+):
+    client.force_login(request.getfixturevalue(role))
+    html = client.get(reverse("translation_status_report"), {"p": 1}).content.decode()
+    assert digest_zh.title in html
+    assert (reverse("wagtailadmin_pages:edit", args=[digest_zh.pk]) in html) is links
+
+
 def test_dashboard_panel_lists_pages_waiting_for_the_translator(client, translator, digest_en):
     digest_en.summary = "Changed again."
     digest_en.save_revision().publish()
