@@ -8,6 +8,7 @@ number of queries whatever its `limit`, and `find/?html_path=` reading a `/zh-ha
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from django.conf import settings
@@ -27,8 +28,18 @@ from cms.papers.selectors import attach_paper_parts
 
 from .api_filters import LocaleFilter, SubstringSearchFilter
 from .models import DigestPage, TopicPage
+from .rich_text import page_link_ids
 from .selectors import attach_digests, attach_public_parents
-from .visibility import depends_on_requester, public_page_condition, public_pages, public_rule
+from .visibility import (
+    depends_on_requester,
+    public_link_targets,
+    public_page_condition,
+    public_pages,
+    public_rule,
+)
+
+# StreamFields whose rich text may link to pages (cms.digests.blocks.unlink_hidden_pages).
+RICH_TEXT_STREAMS = frozenset({"body", "commentary"})
 
 
 class PagesAPIViewSet(
@@ -164,6 +175,14 @@ class PagesAPIViewSet(
             attach_public_parents(digests, rule=public_rule(self.request))
         if topics and "digests" in fields:
             attach_digests(topics, public=public_page_condition(self.request))
+        linked = set()
+        for name in RICH_TEXT_STREAMS & fields:
+            for page in pages:
+                stream = getattr(page, name, None)
+                if stream is not None:
+                    linked |= page_link_ids(json.dumps(list(stream.raw_data)))
+        if linked:  # every block's links checked at once (cms.digests.blocks)
+            public_link_targets(self.request, linked)
 
 
 def page_not_found() -> Http404:

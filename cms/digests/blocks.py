@@ -9,7 +9,7 @@ from wagtail import blocks
 from wagtail.images.blocks import ImageChooserBlock
 from wagtail.rich_text import RichText
 
-from .rich_text import clean_rich_text
+from .rich_text import PAGE_LINK, clean_rich_text, page_link_ids
 
 PARAGRAPH_FEATURES = ["bold", "italic", "link", "ol", "ul", "code", "superscript", "subscript"]
 
@@ -22,11 +22,32 @@ class SanitizedRichTextBlock(blocks.RichTextBlock):
     """
 
     def get_api_representation(self, value, context=None):
-        cleaned = RichText(clean_rich_text(value.source)) if value is not None else value
-        return super().get_api_representation(cleaned, context)
+        if value is None:
+            return super().get_api_representation(value, context)
+        html = clean_rich_text(value.source)
+        request = (context or {}).get("request")
+        if request is not None:
+            html = unlink_hidden_pages(html, request)
+        return super().get_api_representation(RichText(html), context)
 
     def value_for_form(self, value):
         return clean_rich_text(super().value_for_form(value))
+
+
+def unlink_hidden_pages(html: str, request) -> str:
+    """`html` (cleaned) with links to pages the API does not show to `request` reduced to
+    their text's `<a>`: a draft's, unpublished or private page's address stays private."""
+    from .visibility import public_link_targets  # it reads pages; models import this module
+
+    ids = page_link_ids(html)
+    if not ids:
+        return html
+    shown = public_link_targets(request, ids)
+
+    def keep_or_unlink(match) -> str:
+        return match.group(0) if page_link_ids(match.group(0)) <= shown else "<a>"
+
+    return PAGE_LINK.sub(keep_or_unlink, html)
 
 
 class HeadingBlock(blocks.StructBlock):

@@ -70,3 +70,14 @@ def _whole_page_link(match: re.Match[str]) -> str:
 def clean_rich_text(html: str) -> str:
     """Stored rich text reduced to the allow-list, well formed."""
     return _LINK_TAG.sub(_whole_page_link, _CLEANER.clean(html or ""))
+
+
+# A page link in stored rich text, in its HTML or JSON-escaped in a StreamField's stored data:
+# `<a linktype="page" id="N">` (the attributes in either order).
+PAGE_LINK = re.compile(r'<a\b[^>]*?linktype=\\?"page\\?"[^>]*>')
+LINK_ID = re.compile(r'\bid=\\?"(\d+)\\?"')
+
+
+def page_link_ids(text: str) -> set[int]:
+    """The ids of the pages that rich text (or a StreamField's stored data) links to."""
+    return {int(found) for tag in PAGE_LINK.findall(text) for found in LINK_ID.findall(tag)}

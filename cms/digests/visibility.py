@@ -185,3 +185,23 @@ def requested_site(request: HttpRequest) -> Site | None:
 def public_pages(request: HttpRequest, model: type[Page] = Page) -> QuerySet:
     """The pages of `model` (Page or a subclass) that the public API may show to `request`."""
     return model.objects.filter(public_page_condition(request))
+
+
+PUBLIC_LINK_TARGETS_ATTRIBUTE = "public_link_targets"
+
+
+def public_link_targets(request: HttpRequest, ids: Iterable[int]) -> set[int]:
+    """Which of the pages `ids` the API shows to `request`, so rich text may link to them: an
+    unpublished or private page's address is not public. Answers are kept on the request, so
+    a listing checks all its pages' links at once (PagesAPIViewSet.prefetch_for_serializer)
+    and each block asks again for free."""
+    known: dict[int, bool] = getattr(request, PUBLIC_LINK_TARGETS_ATTRIBUTE, None) or {}
+    setattr(request, PUBLIC_LINK_TARGETS_ATTRIBUTE, known)
+    wanted = set(ids) - set(known)
+    if wanted:
+        from .selectors import RULE_FIELDS  # selectors import this module
+
+        pages = Page.objects.filter(pk__in=wanted).only(*RULE_FIELDS)
+        public = {page.pk for page in public_rule(request).public_among(pages)}
+        known.update({pk: pk in public for pk in wanted})
+    return {pk for pk in ids if known[pk]}

@@ -5,6 +5,8 @@ import json
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.digests.rich_text import clean_rich_text
@@ -74,6 +76,46 @@ def test_page_links_survive_and_expand(client, settings):
 
     assert raw == f'<p><a linktype="page" id="{topic.pk}">the topic</a> and <b>bold</b></p>'
     assert f'href="{topic.url}"' in html[0]["value"]
+
+
+@pytest.mark.parametrize("rich_text_format", [None, "html", "markdown"])
+def test_a_link_to_a_page_the_api_does_not_show_keeps_its_text_but_not_its_target(
+    client, settings, rich_text_format
+):
+    """An unpublished page's address is not public: the link's text stays, its target goes, in
+    a detail and in a listing (checked for all its pages at once)."""
+    settings.API_RESPONSE_CACHE_SECONDS = 0
+    pages = DigestPage.objects.filter(locale__language_code="en").order_by("path")
+    page, hidden, shown = pages[0], pages[1], pages[2]
+    hidden.unpublish()
+    store_body(
+        page,
+        f'<p><a linktype="page" id="{hidden.pk}">hidden</a> '
+        f'<a id="{shown.pk}" linktype="page">shown</a></p>',
+    )
+    params = {"rich_text_format": rich_text_format} if rich_text_format else {}
+
+    # More pages, each linking to a page of its own: the listing checks them all at once.
+    for other, target in zip(pages[3:6], pages[6:9], strict=True):
+        store_body(other, f'<p><a linktype="page" id="{target.pk}">shown</a></p>')
+    detail = client.get(f"/api/v2/pages/{page.pk}/", params).json()["body"][0]["value"]
+
+    def listing_queries(limit: int) -> tuple[int, list]:
+        query = {"type": "digests.DigestPage", "fields": "body", "limit": limit, **params}
+        with CaptureQueriesContext(connection) as queries:
+            items = client.get("/api/v2/pages/", query).json()["items"]
+        return len(queries), items
+
+    one, _items = listing_queries(1)
+    many, listing = listing_queries(20)
+    if rich_text_format is None:  # expanding links (html, markdown) is Wagtail's, per value
+        assert many == one <= 12
+
+    item = next(item["body"][0]["value"] for item in listing if item["id"] == page.pk)
+    for value in (detail, item):
+        assert "hidden" in value and "shown" in value
+        assert f'id="{hidden.pk}"' not in value and hidden.slug not in value
+        assert f'id="{shown.pk}"' in value or shown.slug in value
 
 
 def test_what_the_editor_writes_is_left_as_it_is():
