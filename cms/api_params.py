@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
+from django.http import Http404
 from django.utils.translation import gettext as _
 from rest_framework.filters import BaseFilterBackend
 from wagtail.api.v2.filters import OrderingFilter
@@ -136,6 +137,17 @@ class StrictQueryParametersMixin:
     """
 
     detail_query_parameters = frozenset({"fields", "format", "rich_text_format", "_"})
+
+    def perform_content_negotiation(self, request, force=False):
+        """DRF answers a `format` no renderer has with a bare 404; here it is a 400 naming
+        the formats there are."""
+        try:
+            return super().perform_content_negotiation(request, force)
+        except Http404 as error:
+            formats = sorted({renderer.format for renderer in self.get_renderers()})
+            raise BadRequestError(
+                _("format must be one of: %(formats)s") % {"formats": ", ".join(formats)}
+            ) from error
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
