@@ -256,6 +256,9 @@ def _is_east_asian(text: str) -> bool:
     return any(unicodedata.east_asian_width(c) in ("W", "F") for c in text)
 
 
+BIBLIOGRAPHY_NUMBER = re.compile(r"^\[\d+\]\s*")
+
+
 @cache
 def _style(name: str) -> CitationStylesStyle:
     """A parsed CSL style, read once per process (the XML is large)."""
@@ -270,7 +273,9 @@ def as_text(paper: Paper, *, style: str = DEFAULT_STYLE) -> str:
         _style(style), CiteProcJSON([item]), citeproc_formatter.plain
     )
     bibliography.register(Citation([CitationItem(item["id"])]))
-    return str(bibliography.bibliography()[0]) + "\n"
+    # Numbered styles put the entry's number in a margin that plain text glues to the entry
+    # ("[1]Ada Lovelace"); one reference on its own needs no number.
+    return BIBLIOGRAPHY_NUMBER.sub("", str(bibliography.bibliography()[0])) + "\n"
 
 
 def render(paper: Paper, citation_format: str, *, style: str = DEFAULT_STYLE) -> str:

@@ -197,6 +197,8 @@ def test_text_in_acm_and_ieee_styles(client, request, which):
         assert "Grace Hopper. " in acm and "G. Hopper, " in ieee
         assert NSDI_URL in acm and f"Available: {NSDI_URL}" in ieee
     assert cite(client, paper, format="text").content.decode() == acm  # ACM by default
+    for text in (acm, ieee):  # one reference: no bibliography number glued to its start
+        assert not text.startswith(("[", " ")), text
 
 
 @pytest.mark.parametrize(
