@@ -289,6 +289,9 @@ CONTENT_SECURITY_POLICY = {
         "object-src": ["'none'"],
     }
 }
+# The admin's CSP allows no request to other hosts, so Wagtail's check for a new release
+# (from the superuser's browser, to releases.wagtail.org) could only fail in the console.
+WAGTAIL_ENABLE_UPDATE_CHECK = False
 ADMIN_URL_PREFIXES = ["/admin/"]
 ADMIN_CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

@@ -79,3 +79,24 @@ def test_the_listing_offers_only_what_the_role_may_do(client, request, user, sho
         if reverse(f"wagtailadmin_pages:{action}", args=[page.pk]) in html
     }
     assert offered == shown
+
+
+def test_local_logins_have_names(settings):
+    """Wagtail's account page asks for a name before it saves anything, the admin language
+    included: the local logins of `make run` come with one."""
+    from django.contrib.auth import get_user_model
+
+    settings.DEBUG = True
+    call_command("create_local_admin", verbosity=0)
+    call_command("setup_translation_roles", "--local-users", verbosity=0)
+    users = get_user_model().objects.filter(username__in=["admin", "editor", "translator"])
+    assert sorted(user.get_full_name() for user in users) == [
+        "Local Admin",
+        "Local Editor",
+        "Local Translator",
+    ]
+
+
+def test_the_admin_dashboard_does_not_ask_other_hosts_for_releases(admin_client):
+    """The admin's CSP allows no request to other hosts: Wagtail's release check is off."""
+    assert b"w-upgrade" not in admin_client.get(reverse("wagtailadmin_home")).content

@@ -19,7 +19,10 @@ class Command(BaseCommand):
         if user_model.objects.filter(username=USERNAME).exists():
             self.stdout.write(_("Local admin login already exists: %(user)s") % {"user": USERNAME})
             return
-        user_model.objects.create_superuser(USERNAME, "admin@localhost", PASSWORD)
+        # A name, as Wagtail's account page asks for one before it saves preferences.
+        user_model.objects.create_superuser(
+            USERNAME, "admin@localhost", PASSWORD, first_name="Local", last_name="Admin"
+        )
         self.stdout.write(
             self.style.SUCCESS(
                 _("Created local admin login: %(user)s / %(pw)s")

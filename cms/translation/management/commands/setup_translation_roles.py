@@ -40,6 +40,8 @@ class Command(BaseCommand):
         for username, group_name in LOCAL_USERS.items():
             user, created = user_model.objects.get_or_create(username=username)
             if created:
+                # A name, as Wagtail's account page asks for one before it saves preferences.
+                user.first_name, user.last_name = "Local", username.capitalize()
                 user.set_password(username)
                 user.save()
                 self.stdout.write(
