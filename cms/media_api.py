@@ -4,17 +4,16 @@ and the pages' checked `search`."""
 from __future__ import annotations
 
 from django.db.models import Q
-from rest_framework.filters import BaseFilterBackend
 from wagtail.api.v2.filters import FieldsFilter
 from wagtail.documents.api.v2.views import DocumentsAPIViewSet as WagtailDocumentsAPIViewSet
 from wagtail.images.api.v2.views import ImagesAPIViewSet as WagtailImagesAPIViewSet
 
 from cms.api_http import CacheControlMixin, CompactJSONMixin
 from cms.api_params import StrictOrderingFilter, StrictQueryParametersMixin
-from cms.digests.api_filters import requested_search
+from cms.digests.api_filters import CheckedSearchFilter
 
 
-class TitleSearchFilter(BaseFilterBackend):
+class TitleSearchFilter(CheckedSearchFilter):
     """?search=: every term (any, with search_operator=or) in the title, case-insensitively.
 
     Replaces Wagtail's SearchFilter, which hands the text to the search backend unchecked: on
@@ -22,13 +21,7 @@ class TitleSearchFilter(BaseFilterBackend):
     as the pages' and papers' are (a 400 naming what is wrong).
     """
 
-    def filter_queryset(self, request, queryset, view):
-        search = requested_search(request)
-        if search is None:
-            return queryset
-        terms, operator = search
-        if not terms:
-            return queryset.none()
+    def matching(self, queryset, terms, operator):
         condition = Q()
         for term in terms:
             matches = Q(title__icontains=term)

@@ -51,12 +51,9 @@ def requested_language(request) -> str | None:
     return code
 
 
-class SubstringSearchFilter(BaseFilterBackend):
-    """?search=: every term must occur in the page's search text (any term with operator "or").
-
-    Replaces Wagtail's SearchFilter for pages: see cms.digests.search for why. Pages of a type
-    without search text never match; results keep the listing's order (tree order by default).
-    """
+class CheckedSearchFilter(BaseFilterBackend):
+    """?search= with its parameters checked (`requested_search`, a 400 naming a bad one) and
+    a blank search matching nothing; each endpoint's subclass says what a term matches."""
 
     def filter_queryset(self, request, queryset, view):
         search = requested_search(request)
@@ -65,6 +62,20 @@ class SubstringSearchFilter(BaseFilterBackend):
         terms, operator = search
         if not terms:
             return queryset.none()
+        return self.matching(queryset, terms, operator)
+
+    def matching(self, queryset: QuerySet, terms: list[str], operator: str) -> QuerySet:
+        raise NotImplementedError
+
+
+class SubstringSearchFilter(CheckedSearchFilter):
+    """?search=: every term must occur in the page's search text (any term with operator "or").
+
+    Replaces Wagtail's SearchFilter for pages: see cms.digests.search for why. Pages of a type
+    without search text never match; results keep the listing's order (tree order by default).
+    """
+
+    def matching(self, queryset, terms, operator):
         return filter_by_search_text(queryset, search_text_condition(terms, operator=operator))
 
 
