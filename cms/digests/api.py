@@ -175,13 +175,15 @@ class PagesAPIViewSet(
             attach_public_parents(digests, rule=public_rule(self.request))
         if topics and "digests" in fields:
             attach_digests(topics, public=public_page_condition(self.request))
+        # A listing's rich-text links are checked at once; a detail's block checks its own.
+        streams = RICH_TEXT_STREAMS & fields if len(pages) > 1 else set()
         linked = set()
-        for name in RICH_TEXT_STREAMS & fields:
+        for name in streams:
             for page in pages:
                 stream = getattr(page, name, None)
                 if stream is not None:
                     linked |= page_link_ids(json.dumps(list(stream.raw_data)))
-        if linked:  # every block's links checked at once (cms.digests.blocks)
+        if linked:
             public_link_targets(self.request, linked)
 
 
