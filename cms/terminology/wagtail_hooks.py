@@ -129,8 +129,8 @@ def terminology_in_translation_editor(request, page):
     """
     if page.locale.language_code == settings.LANGUAGE_CODE:
         return None
-    translation = translation_into(page)
-    if translation is None or not translation.enabled:
+    translation = translation_into(page)  # an enabled translation, or None
+    if translation is None:
         return None
     if request.method == "POST":
         if request.POST.get("action") == "publish":
