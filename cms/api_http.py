@@ -62,3 +62,14 @@ class CompactJSONMixin:
         context = super().get_renderer_context()
         context.pop("indent", None)
         return context
+
+
+class MessageErrorsMixin:
+    """For Wagtail API viewsets: every error body is `{"message": ...}`, as Wagtail's own 400s
+    and 404s are. DRF's (405 for a POST, 406 for an Accept no renderer offers) say `detail`."""
+
+    def handle_exception(self, exc):
+        response = super().handle_exception(exc)
+        if isinstance(response.data, dict) and set(response.data) == {"detail"}:
+            response.data = {"message": str(response.data["detail"])}
+        return response

@@ -8,7 +8,7 @@ API never answers 500 to a query string.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
@@ -118,14 +118,23 @@ class StrictOrderingFilter(OrderingFilter):
         return super().filter_queryset(request, queryset, view)
 
 
-def reject_unknown_parameters(params: Mapping[str, str], allowed: frozenset[str]) -> None:
+def unknown_parameters_message(params: Mapping[str, str], allowed: Collection[str]) -> str:
+    """The 400 message naming every parameter outside `allowed`, or "" when there is none.
+
+    The one wording of this answer for every view under /api/ (Wagtail's own, for its listings).
+    """
+    unknown = sorted(set(params) - set(allowed))
+    if not unknown:
+        return ""
+    return _("query parameter is not an operation or a recognised field: %(names)s") % {
+        "names": ", ".join(unknown)
+    }
+
+
+def reject_unknown_parameters(params: Mapping[str, str], allowed: Collection[str]) -> None:
     """A 400 naming every parameter outside `allowed` (Wagtail checks only its listings)."""
-    unknown = sorted(set(params) - allowed)
-    if unknown:
-        raise BadRequestError(
-            _("query parameter is not an operation or a recognised field: %(names)s")
-            % {"names": ", ".join(unknown)}
-        )
+    if message := unknown_parameters_message(params, allowed):
+        raise BadRequestError(message)
 
 
 class StrictQueryParametersMixin:

@@ -8,7 +8,7 @@ from wagtail.api.v2.filters import FieldsFilter
 from wagtail.documents.api.v2.views import DocumentsAPIViewSet as WagtailDocumentsAPIViewSet
 from wagtail.images.api.v2.views import ImagesAPIViewSet as WagtailImagesAPIViewSet
 
-from cms.api_http import CacheControlMixin, CompactJSONMixin
+from cms.api_http import CacheControlMixin, CompactJSONMixin, MessageErrorsMixin
 from cms.api_params import StrictOrderingFilter, StrictQueryParametersMixin
 from cms.digests.api_filters import CheckedSearchFilter
 
@@ -33,12 +33,20 @@ MEDIA_FILTERS = [FieldsFilter, StrictOrderingFilter, TitleSearchFilter]
 
 
 class ImagesAPIViewSet(
-    CacheControlMixin, CompactJSONMixin, StrictQueryParametersMixin, WagtailImagesAPIViewSet
+    CacheControlMixin,
+    CompactJSONMixin,
+    MessageErrorsMixin,
+    StrictQueryParametersMixin,
+    WagtailImagesAPIViewSet,
 ):
     filter_backends = MEDIA_FILTERS
 
 
 class DocumentsAPIViewSet(
-    CacheControlMixin, CompactJSONMixin, StrictQueryParametersMixin, WagtailDocumentsAPIViewSet
+    CacheControlMixin,
+    CompactJSONMixin,
+    MessageErrorsMixin,
+    StrictQueryParametersMixin,
+    WagtailDocumentsAPIViewSet,
 ):
     filter_backends = MEDIA_FILTERS

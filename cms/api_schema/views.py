@@ -16,6 +16,7 @@ from django.views.decorators.http import require_safe
 from wagtail.api.utils import get_full_url
 
 from cms.api_http import add_cache_control
+from cms.api_params import unknown_parameters_message
 
 SCHEMA_PATH = Path(__file__).with_name("openapi.yaml")
 FORMATS = ("yaml", "json")
@@ -34,13 +35,10 @@ def schema_dict() -> dict[str, Any]:
 
 
 def unknown_parameters(request: HttpRequest, known: set[str]) -> JsonResponse | None:
-    unknown = sorted(set(request.GET) - known)
-    if not unknown:
-        return None
-    return JsonResponse(
-        {"message": _("unknown query parameter: %(names)s") % {"names": ", ".join(unknown)}},
-        status=400,
-    )
+    """The 400 for a parameter these views do not take, or None."""
+    if message := unknown_parameters_message(request.GET, known):
+        return JsonResponse({"message": message}, status=400)
+    return None
 
 
 @require_safe

@@ -7,7 +7,7 @@ digests of one language): see cms.papers.selectors.papers_on_public_pages.
 from wagtail.api.v2.serializers import BaseSerializer
 from wagtail.api.v2.views import BaseAPIViewSet
 
-from cms.api_http import CacheControlMixin, CompactJSONMixin
+from cms.api_http import CacheControlMixin, CompactJSONMixin, MessageErrorsMixin
 from cms.api_params import StrictFieldsFilter, StrictOrderingFilter, StrictQueryParametersMixin
 from cms.digests.api_filters import requested_language
 from cms.digests.visibility import depends_on_requester
@@ -22,6 +22,7 @@ class PapersAPIViewSet(
     CitationNegotiationMixin,
     CacheControlMixin,
     CompactJSONMixin,
+    MessageErrorsMixin,
     StrictQueryParametersMixin,
     BaseAPIViewSet,
 ):

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_safe
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
 from cms.api_http import add_cache_control
+from cms.api_params import unknown_parameters_message
 from cms.digests.visibility import depends_on_requester
 
 from . import citations
@@ -99,12 +100,9 @@ def cite_paths(paper_id: int) -> list[str]:
 @require_safe
 def cite_view(request: HttpRequest, pk: int) -> HttpResponse:
     """`/api/v2/papers/<pk>/cite/`: a 400 names any unknown parameter or bad value."""
-    unknown = sorted(set(request.GET) - set(CITE_PARAMETERS))
     try:
-        if unknown:
-            raise CitationError(
-                _("unknown query parameters: %(names)s") % {"names": ", ".join(unknown)}
-            )
+        if message := unknown_parameters_message(request.GET, CITE_PARAMETERS):
+            raise CitationError(message)
         citation_format = check_format(request.GET.get("format", citations.DEFAULT_FORMAT))
         style = check_style(request.GET.get("style", citations.DEFAULT_STYLE))
     except CitationError as error:
