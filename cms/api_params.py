@@ -162,8 +162,13 @@ class StrictQueryParametersMixin:
         super().initial(request, *args, **kwargs)
         validate_query_parameters(request.GET)
         action = getattr(self, "action", None)
-        if action == "find_view":  # find/ also takes the page's address
-            self.known_query_parameters = self.known_query_parameters | {"html_path"}
+        if action == "find_view":  # find/ takes what finds the object (a page's address too)
+            finders = sorted(self.find_query_parameters)
+            if not any(request.GET.get(name) for name in finders):
+                raise BadRequestError(
+                    _("find/ needs one of: %(names)s") % {"names": ", ".join(finders)}
+                )
+            self.known_query_parameters = self.known_query_parameters | self.find_query_parameters
         # Only a parameter outside the known operations can be unknown; the field names that
         # allow the rest are those of the requested type's queryset, costly to build.
         others = set(request.GET) - self.known_query_parameters

@@ -62,3 +62,31 @@ def test_a_detail_checks_its_type_as_the_listing_does(client):
     for bad in ("x", "auth.User", "."):
         response = client.get(url, {"type": bad})
         assert response.status_code == 400 and "type" in response.json()["message"], bad
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("/api/v2/pages/find/", "find/ needs one of: html_path, id"),
+        ("/api/v2/pages/find/?html_path=", "find/ needs one of: html_path, id"),
+        ("/api/v2/papers/find/", "find/ needs one of: id"),
+        (
+            "/api/v2/papers/find/?html_path=/",
+            "find/ needs one of: id",
+        ),
+    ],
+)
+def test_find_without_what_finds_is_a_400_naming_it(client, url, message):
+    response = client.get(url)
+
+    assert response.status_code == 400
+    assert response.json() == {"message": message}
+
+
+def test_papers_find_does_not_take_an_address(client):
+    paper = Paper.objects.filter(digests__live=True).first()
+
+    response = client.get("/api/v2/papers/find/", {"id": paper.pk, "html_path": "/"})
+
+    assert response.status_code == 400
+    assert "html_path" in response.json()["message"]
