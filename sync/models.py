@@ -70,10 +70,6 @@ class SyncRun(models.Model):
             for error in self.error_rows.all()
         ]
 
-    @property
-    def is_done(self) -> bool:
-        return self.status != self.Status.RUNNING
-
 
 class SourceRequests(models.Model):
     """Requests a run sent to one source: incremented as they are made, never rewritten."""

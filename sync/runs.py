@@ -19,7 +19,6 @@ from cms.papers.signals import sync_finished
 
 from .conf import sync_setting
 from .models import PaperChange, PaperSyncState, SourceRequests, SyncError, SyncRun
-from .selectors import batch_order
 
 MAX_RUN_ERRORS = 1000  # errors kept on a run for the admin; the count is complete regardless
 
@@ -103,15 +102,6 @@ def run_start(
     except IntegrityError:
         return None
     return run
-
-
-def run_owed(run: SyncRun) -> list[int]:
-    """Papers the run still has to sync (after a crash: the ones not done yet), in batch order."""
-    return batch_order(
-        PaperSyncState.objects.filter(run=run, in_flight=True).values_list(
-            "paper_id", "paper__year", "paper__venue"
-        )
-    )
 
 
 def count_chunk(

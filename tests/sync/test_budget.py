@@ -15,6 +15,7 @@ from cms.papers.models import Paper
 from sync import runs, services
 from sync.models import PaperChange, PaperSyncState, SyncRun
 from sync.politeness import reset_breakers, reset_pacing, reset_pauses
+from sync.selectors import batch_order
 from sync.standin import SOURCES, Upstream, pointed_at
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +96,7 @@ def test_a_sync_makes_only_the_requests_the_apis_batch_sizes_need(synthetic):
 def test_a_run_fetches_each_table_of_contents_once_across_its_batches(synthetic):
     upstream, ids, _papers = synthetic(range(120))
     run = runs.run_start(kind=SyncRun.Kind.ALL, trigger="test", paper_ids=ids)
-    order = runs.run_owed(run)
+    order = batch_order(Paper.objects.filter(pk__in=ids).values_list("pk", "year", "venue"))
     for start in range(0, len(order), 25):  # five batches, each spanning several proceedings
         services.sync_batch(paper_ids=order[start : start + 25], run=run)
     tocs = [entry.query["q"][0] for entry in upstream.requests_to("dblp")]
