@@ -22,6 +22,23 @@ class UnsafeURL(ValueError):
     """A URL that must not receive webhooks; the message says why."""
 
 
+# NAT64's well-known prefix (RFC 6052): the last 32 bits are the IPv4 address reached.
+NAT64_PREFIX = ipaddress.ip_network("64:ff9b::/96")
+
+
+def reached(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> list:
+    """The address and any IPv4 address it carries (mapped, 6to4, Teredo, NAT64), which a
+    network with those gateways would reach: each must be public."""
+    found = [address]
+    if isinstance(address, ipaddress.IPv6Address):
+        found += [a for a in (address.ipv4_mapped, address.sixtofour) if a is not None]
+        if address.teredo is not None:
+            found += list(address.teredo)
+        if address in NAT64_PREFIX:
+            found.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+    return found
+
+
 def check_url(url: str) -> list[str]:
     """The addresses `url`'s host resolves to, to connect to in this order; raise UnsafeURL
     unless `url` is http(s) and, where private addresses are not allowed
@@ -34,22 +51,22 @@ def check_url(url: str) -> list[str]:
         raise UnsafeURL(_("The URL has no host."))
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as error:
+        raise UnsafeURL(_("The URL's port is not a number from 1 to 65535.")) from error
+    try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, ValueError) as error:
         raise UnsafeURL(_("The host %(host)s cannot be resolved.") % {"host": host}) from error
     addresses = list(dict.fromkeys(str(sockaddr[0]) for *_rest, sockaddr in found))
     if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
         for found_address in addresses:
-            address = ipaddress.ip_address(found_address.split("%")[0])
-            mapped = getattr(address, "ipv4_mapped", None)
-            if mapped is not None:
-                address = mapped
-            if not address.is_global or address.is_multicast:
-                raise UnsafeURL(
-                    _(
-                        "The host %(host)s resolves to %(address)s, a private, loopback or "
-                        "link-local address, which cannot receive webhooks here."
+            for address in reached(ipaddress.ip_address(found_address.split("%")[0])):
+                if not address.is_global or address.is_multicast:
+                    raise UnsafeURL(
+                        _(
+                            "The host %(host)s resolves to %(address)s, a private, loopback or "
+                            "link-local address, which cannot receive webhooks here."
+                        )
+                        % {"host": host, "address": address}
                     )
-                    % {"host": host, "address": address}
-                )
     return addresses

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from urllib3.exceptions import HTTPError
+from urllib3.exceptions import HTTPError, NewConnectionError
 from urllib3.exceptions import TimeoutError as HTTPTimeout
 from urllib3.util import Retry
 
@@ -114,6 +114,11 @@ def send(delivery: Delivery, addresses: list[str]) -> Answer:
             except Exception:  # an unreadable Retry-After is ignored, as HTTP says
                 retry_after = None
         return Answer(response.status, elapsed(), excerpt, "", retry_after)
+    except NewConnectionError as error:  # a ConnectTimeoutError in urllib3, but not a timeout
+        reason = getattr(error.__cause__, "strerror", None) or str(error)
+        return Answer(
+            None, elapsed(), error=_("Could not connect: %(reason)s.") % {"reason": reason}
+        )
     except HTTPTimeout:  # connecting, or reading the answer
         return Answer(None, elapsed(), error=_("Timed out after %(s)s seconds.") % {"s": timeout})
     except HTTPError as error:

@@ -81,6 +81,16 @@ def test_a_timeout_is_retried(delivery, receiver, settings):
     assert {r.webhook_id for r in receiver.received} == {delivery.webhook_id}
 
 
+def test_a_refused_connection_is_retried_and_named_as_such(delivery, receiver):
+    receiver.stop()  # nothing listens on its port now
+
+    assert deliveries.attempt(delivery.pk).status == "retry"
+
+    delivery.refresh_from_db()
+    assert delivery.response_code is None
+    assert delivery.error == "Could not connect: Connection refused."
+
+
 def test_an_answer_that_stalls_after_its_headers_times_out_too(delivery, receiver, settings):
     receiver.replies = [Reply(200, body_delay=settings.WEBHOOK_TIMEOUT + 1)]
     assert deliveries.attempt(delivery.pk).status == "retry"

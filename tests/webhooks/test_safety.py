@@ -40,9 +40,12 @@ REFUSED = [
     "http://[::1]/hook",
     "http://[::ffff:127.0.0.1]/hook",
     "http://0.0.0.0/hook",
+    "http://[64:ff9b::7f00:1]/hook",  # NAT64 to 127.0.0.1
+    "http://[2002:7f00:1::]/hook",  # 6to4 from 127.0.0.1
 ]
 PUBLIC_ADDRESS = "93.184.215.14"
 PUBLIC = f"https://{PUBLIC_ADDRESS}/revalidate"
+PUBLIC_NAT64 = "https://[64:ff9b::5db8:d70e]/revalidate"  # to PUBLIC_ADDRESS
 
 
 def verdicts(urls: list[str], **env: str) -> dict[str, str]:
@@ -52,8 +55,8 @@ def verdicts(urls: list[str], **env: str) -> dict[str, str]:
 
 
 def test_production_refuses_private_loopback_and_link_local_receivers():
-    found = verdicts([*REFUSED, PUBLIC])
-    assert found.pop(PUBLIC) == "allowed"
+    found = verdicts([*REFUSED, PUBLIC, PUBLIC_NAT64])
+    assert found.pop(PUBLIC) == found.pop(PUBLIC_NAT64) == "allowed"
     for url, verdict in found.items():
         assert "private, loopback or link-local" in verdict, url
 
@@ -61,6 +64,11 @@ def test_production_refuses_private_loopback_and_link_local_receivers():
 def test_production_allows_them_when_the_setting_says_so():
     found = verdicts(REFUSED[:2], WEBHOOK_ALLOW_PRIVATE_ADDRESSES="1")
     assert set(found.values()) == {"allowed"}
+
+
+def test_a_port_out_of_range_is_named_as_such():
+    with pytest.raises(UnsafeURL, match="port is not a number from 1 to 65535"):
+        check_url("https://example.org:99999/hook")
 
 
 @pytest.mark.parametrize("url", ["ftp://example.org/hook", "file:///etc/passwd", "gopher://x/"])
