@@ -214,6 +214,14 @@ def latex_escape(text: str) -> str:
     return _latex_encoder().unicode_to_latex(text)
 
 
+class RisRecordWriter(rispy.RisWriter):
+    """rispy's writer without the "1." it puts before each record: a record starts with its TY
+    line, and strict readers refuse anything before it."""
+
+    def set_header(self, count: int) -> str:
+        return ""
+
+
 def as_ris(paper: Paper) -> str:
     """One RIS record (type CPAPER), written by rispy."""
     item = csl_item(paper)
@@ -232,7 +240,7 @@ def as_ris(paper: Paper) -> str:
     url = item.get("URL") or paper_url(paper)
     if url:
         record["urls"] = [url]
-    return rispy.dumps([record])
+    return rispy.dumps([record], implementation=RisRecordWriter)
 
 
 def _ris_name(name: dict[str, str]) -> str:

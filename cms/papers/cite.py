@@ -103,6 +103,9 @@ def cite_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if message := unknown_parameters_message(request.GET, CITE_PARAMETERS):
             raise CitationError(message)
+        for name in CITE_PARAMETERS:
+            if len(request.GET.getlist(name)) > 1:
+                raise CitationError(_("%(name)s is given more than once") % {"name": name})
         citation_format = check_format(request.GET.get("format", citations.DEFAULT_FORMAT))
         style = check_style(request.GET.get("style", citations.DEFAULT_STYLE))
     except CitationError as error:

@@ -142,6 +142,7 @@ def test_ris_parses_back(client, request, which):
     paper = request.getfixturevalue(which)
     response = cite(client, paper, format="ris")
     assert response["Content-Type"] == "application/x-research-info-systems; charset=utf-8"
+    assert response.content.startswith(b"TY  - CPAPER\n")  # a record starts with its type
     (record,) = rispy.loads(response.content.decode("utf-8"))
     assert record["type_of_reference"] == "CPAPER"
     assert record["title"] == paper.title
@@ -207,6 +208,7 @@ def test_text_in_acm_and_ieee_styles(client, request, which):
         ({"format": "endnote"}, "format must be one of bibtex, ris, csl-json, text"),
         ({"format": "text", "style": "apa"}, "style must be one of acm, ieee"),
         ({"locale": "zh-hant"}, "locale"),
+        ({"format": ["bibtex", "ris"]}, "format is given more than once"),
     ],
 )
 def test_bad_parameters_are_400s_naming_them(client, odin, params, named):
