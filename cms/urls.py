@@ -7,6 +7,8 @@ Wagtail reverses `wagtail_serve` in each page's own language, which gives the AP
 keeps one unprefixed address (cms.reader.locale_middleware decides their language).
 """
 
+from functools import wraps
+
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path, re_path
@@ -21,6 +23,22 @@ from cms.digests.feeds import DigestFeed
 from cms.digests.sitemap import robots_txt, sitemaps
 from cms.not_found import api_not_found
 from cms.reader.views import preview_shell
+
+
+def revalidated_by_content(view):
+    """`view` without the Last-Modified header Django's feed and sitemap views set from their
+    newest item. Removing an item (an unpublished digest) does not move that date, so a client
+    asking If-Modified-Since would keep the removed entry; the ETag that
+    ConditionalGetMiddleware takes from the content changes with any change."""
+
+    @wraps(view)
+    def without_last_modified(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        del response["Last-Modified"]
+        return response
+
+    return without_last_modified
+
 
 # JSON under /api/, the reader's page elsewhere (cms/not_found.py).
 handler404 = "cms.not_found.page_not_found"
@@ -37,7 +55,7 @@ urlpatterns = [
     # One sitemap for both languages: each page names its other language's address.
     path(
         "sitemap.xml",
-        cache_control(public=True, max_age=3600)(sitemap),
+        cache_control(public=True, max_age=3600)(revalidated_by_content(sitemap)),
         {"sitemaps": sitemaps()},
         name="sitemap",
     ),
@@ -52,7 +70,11 @@ if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
 
 urlpatterns += i18n_patterns(
-    path("feed.atom", cache_control(public=True, max_age=300)(DigestFeed()), name="digest_feed"),
+    path(
+        "feed.atom",
+        cache_control(public=True, max_age=300)(revalidated_by_content(DigestFeed())),
+        name="digest_feed",
+    ),
     path("", include("cms.reader.urls")),
     prefix_default_language=False,
 )

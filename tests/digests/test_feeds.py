@@ -1,12 +1,14 @@
 """The Atom feeds: one per language, read by a feed parser, live public digests only."""
 
 import html
+import time
 
 import feedparser
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from django.utils.http import http_date
 from wagtail.models import Locale, PageViewRestriction
 
 from cms.digests.models import DigestPage
@@ -166,3 +168,27 @@ def test_a_feed_costs_the_same_queries_however_many_entries(client):
         topic.add_child(instance=extra)
         extra.save_revision().publish()
     assert queries() == few
+
+
+@pytest.mark.parametrize(
+    ("url", "language"),
+    [("/feed.atom", "en"), ("/zh-hant/feed.atom", "zh-hant"), ("/sitemap.xml", "en")],
+)
+def test_a_client_revalidating_after_an_unpublish_gets_the_new_list(client, url, language):
+    """The feeds and the sitemap are revalidated by their content (ETag), not by their newest
+    item's date, which a removal does not move."""
+    gone = digest("Odin") if language == "en" else translation(digest("Odin"), "zh-hant")
+    first = client.get(url)
+    assert gone.full_url in first.content.decode()
+    assert not first.has_header("Last-Modified")
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+    gone.unpublish()
+
+    for headers in (
+        {"HTTP_IF_MODIFIED_SINCE": http_date(time.time() + 1)},
+        {"HTTP_IF_NONE_MATCH": first["ETag"]},
+    ):
+        again = client.get(url, **headers)
+        assert again.status_code == 200
+        assert gone.full_url not in again.content.decode()
