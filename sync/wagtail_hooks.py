@@ -1,6 +1,8 @@
 """Admin wiring: the "Metadata sync" menu, its URLs, and a Sync button on each paper."""
 
+from django.templatetags.static import static
 from django.urls import path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from wagtail import hooks
 from wagtail.admin.menu import Menu, MenuItem, SubmenuMenuItem
@@ -70,6 +72,12 @@ def paper_sync_button(snippet, user, next_url=None):
         yield ListingButton(
             _("Sync"), reverse("sync_paper", args=[snippet.pk]), icon_name="resubmit", priority=50
         )
+
+
+@hooks.register("insert_global_admin_js")
+def lookup_keeps_paper_form_js():
+    """The paper chooser opens in any editor, so its lookup's script is on every admin page."""
+    return format_html('<script src="{}"></script>', static("sync/js/lookup_keeps_paper_form.js"))
 
 
 @hooks.register(LISTING_HEADER_BUTTONS_HOOK)

@@ -96,3 +96,36 @@ def test_an_editor_adds_a_paper_by_title_from_the_papers_listing(
     paper = Paper.objects.get(doi=DOI)
     assert editor.url.endswith(f"/edit/{paper.pk}/")
     assert paper.provenance["authors"]["source"] == "dblp"
+
+
+def test_a_lookup_that_finds_nothing_keeps_what_the_editor_typed(
+    seeded_live_server,
+    lookup_upstream,
+    new_browser_page,  # noqa: F811
+):
+    """The editor starts the paper by hand, tries a lookup on the way, and goes on by hand."""
+    member(EDITORS, "editor", password="editor")
+    topic = TopicPage.objects.filter(locale__language_code="en").order_by("path").first()
+    editor = new_browser_page()
+    log_in(editor, "editor")
+    editor.goto(f"/admin/pages/add/digests/digestpage/{topic.pk}/")
+    editor.get_by_role("button", name="Choose paper").click()
+    modal = editor.locator(".modal-dialog")
+    modal.get_by_role("tab", name="New paper").click()
+    paper_form = modal.locator("form[data-paper-form]")
+    paper_form.locator("[name=title]").fill("A paper no source knows")
+    paper_form.locator("[name=venue]").select_option("NSDI")
+    paper_form.locator("[name=year]").fill("2025")
+
+    modal.locator("#id_identifier").fill("10.1145/0000000.9999999")
+    modal.get_by_role("button", name="Look up").click()
+    modal.locator("[data-lookup-error]").wait_for()
+
+    paper_form = modal.locator("form[data-paper-form]")
+    assert paper_form.locator("[name=title]").input_value() == "A paper no source knows"
+    assert paper_form.locator("[name=year]").input_value() == "2025"
+    assert paper_form.locator("[name=venue]").input_value() == "NSDI"
+    paper_form.get_by_role("button", name="Create paper").click()
+    editor.wait_for_selector(".modal-dialog", state="detached")
+    assert "A paper no source knows" in editor.locator("[data-chooser-title]").first.inner_text()
+    assert Paper.objects.get(title="A paper no source knows").venue == "NSDI"

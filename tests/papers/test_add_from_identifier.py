@@ -95,6 +95,17 @@ def test_in_the_chooser_a_failed_lookup_keeps_the_paper_form_to_fill_by_hand(
     assert f'action="{create_url}"' in panel and "Create paper" in panel
 
 
+def test_in_the_chooser_a_lookup_keeps_what_was_typed_into_the_paper_form(editor, lookup_upstream):
+    typed = {"paper-title": "Typed <by> hand", "paper-year": "2025", "paper-venue": "NSDI"}
+
+    data = editor.post(CHOOSER_URL, {"identifier": "10.1145/0000000.9999999", **typed}).json()
+
+    panel = data["htmlFragment"]
+    assert 'name="title" value="Typed &lt;by&gt; hand"' in panel
+    assert 'name="year" value="2025"' in panel
+    assert not Paper.objects.filter(title__startswith="Typed").exists()
+
+
 @pytest.mark.parametrize("url", [PAGE_URL, CHOOSER_URL])
 def test_translators_may_not_add_papers(client, lookup_upstream, url):
     client.force_login(member(TRANSLATORS))
