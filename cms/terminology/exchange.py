@@ -11,8 +11,22 @@ Python come with a whole localisation toolkit (translate-toolkit) for the dozen 
 Uploads are parsed with defusedxml, so an entity bomb or external entity is refused. TBX v3
 files (`tbx`, `conceptEntry`, `langSec`, `termSec`, as Weblate and others export) are read too.
 
+Which langSet is the Traditional Chinese one is decided by `is_traditional_chinese`; a
+Simplified Chinese langSet (zh-Hans, zh-CN, zh-SG, or plain zh) is ignored, and an entry with
+no Traditional one is refused.
+
 An import validates every row before it writes any, and names the row and what is wrong; then
-it adds new terms and updates existing ones (matched by English term); it deletes nothing.
+it adds new terms and updates existing ones; it deletes nothing. A row updates the term with
+the same English term in any capitalisation (`CONGESTION CONTROL` updates `congestion control`
+and takes the file's spelling), as the glossary holds one term per English phrase whatever its
+case rule. Each row, as the glossary would be after the import, must pass the rules the admin's
+form applies (cms.terminology.rules). Rows are named by where they are in the file: a CSV row
+by the line it starts on (the header is line 1), a TBX entry by its position among the entries
+(1 for the first), and its `id` attribute when it has one.
+
+A file above MAX_UPLOAD_BYTES is refused without reading it; a CSV with a NUL character, or a
+field longer than Python's csv reader allows (csv.field_size_limit()), is refused naming its
+line.
 """
 
 import csv
@@ -21,20 +35,38 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from defusedxml import ElementTree as SafeET
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .models import GlossaryTerm
+from .rules import Entry, Glossary, rule_errors
 
 CSV_FIELDS = ["english", "chinese", "note", "case_sensitive", "forbidden_variants"]
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 PREFERRED = "preferredTerm-admn-sts"
 DEPRECATED = "deprecatedTerm-admn-sts"
 TARGET_LANG = "zh-Hant"
+# The glossary is about 4 KB as CSV; a file 250 times that size is not a glossary. (The digest
+# seed's settings.IMPORT_MAX_BYTES is for `import_digests` run by an operator, not uploads.) The
+# check spares memory and parsing; Django has received the upload by then, and a limit on request
+# bodies belongs to the web server in front.
+MAX_UPLOAD_BYTES = 1024 * 1024
+# A refused import lists at most this many problems, then how many more there are.
+MAX_REPORTED_PROBLEMS = 20
 
 
 class GlossaryImportError(ValueError):
-    """The file could not be read as a glossary; nothing was written."""
+    """The file could not be read as a glossary; nothing was written. One message a problem."""
+
+    def __init__(self, *messages: str):
+        super().__init__(*messages)
+        self.messages = list(messages)
+
+    def __str__(self) -> str:
+        return " ".join(self.messages)
 
 
 @dataclass
@@ -44,6 +76,7 @@ class TermRow:
     note: str = ""
     case_sensitive: bool = False
     forbidden: tuple[str, ...] = ()
+    where: str = ""  # "Line 3", "Term entry 2 (id “t2”)": how errors name the row
 
 
 def rows_of(terms) -> list[TermRow]:
@@ -69,15 +102,52 @@ def export_csv(terms) -> str:
     return out.getvalue()
 
 
+def line_label(number: int) -> str:
+    return _("Line %(line)d") % {"line": number}
+
+
+def csv_records(text: str):
+    """(line the record starts on, fields) for each non-blank record of the CSV `text`."""
+    nul = text.find("\0")
+    if nul != -1:
+        raise GlossaryImportError(
+            _("%(where)s: a NUL character (U+0000); the glossary cannot store it.")
+            % {"where": line_label(text.count("\n", 0, nul) + 1)}
+        )
+    reader = csv.reader(io.StringIO(text, newline=""))
+    while True:
+        start = reader.line_num + 1
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            if str(error).startswith("field larger than field limit"):
+                message = _("%(where)s: a field is longer than %(limit)s characters.") % {
+                    "where": line_label(start),
+                    "limit": f"{csv.field_size_limit():,}",
+                }
+            else:
+                message = _("%(where)s: the CSV cannot be read: %(error)s") % {
+                    "where": line_label(start),
+                    "error": error,
+                }
+            raise GlossaryImportError(message) from error
+        if record:
+            yield start, record
+
+
 def parse_csv(text: str) -> list[TermRow]:
-    reader = csv.DictReader(io.StringIO(text))
-    missing = [name for name in ("english", "chinese") if name not in (reader.fieldnames or [])]
+    records = csv_records(text)
+    _line, header = next(records, (1, []))
+    missing = [name for name in ("english", "chinese") if name not in header]
     if missing:
         raise GlossaryImportError(
             _("The CSV has no column %(columns)s.") % {"columns": ", ".join(missing)}
         )
     rows = []
-    for number, record in enumerate(reader, start=2):
+    for number, fields in records:
+        record = dict(zip(header, fields, strict=False))
         case_rule = (record.get("case_sensitive") or "false").strip().lower()
         if case_rule not in ("true", "false"):
             raise GlossaryImportError(
@@ -95,6 +165,7 @@ def parse_csv(text: str) -> list[TermRow]:
                     for v in (record.get("forbidden_variants") or "").split("|")
                     if v.strip()
                 ),
+                where=line_label(number),
             )
         )
     return rows
@@ -136,8 +207,40 @@ def first_text(element, *names: str) -> str:
     return (found[0].text or "").strip() if found else ""
 
 
+def language_subtags(tag: str) -> list[str]:
+    return tag.strip().replace("_", "-").lower().split("-")
+
+
+def is_traditional_chinese(tag: str) -> bool:
+    """Whether a BCP 47 language tag (any case) names Traditional Chinese.
+
+    Chinese written in the Hant script (zh-Hant, zh-Hant-TW, zh-Hant-CN), or Chinese of a
+    region where Traditional is the norm when no script is named (zh-TW, zh-HK, zh-MO). Plain
+    `zh` names no script, and most tools mean Simplified by it, so like zh-Hans, zh-CN and zh-SG
+    it does not count: we would rather refuse an entry than store a Simplified term.
+    """
+    primary, *rest = language_subtags(tag)
+    if primary != "zh":
+        return False
+    scripts = [subtag for subtag in rest if len(subtag) == 4 and subtag.isalpha()]
+    if scripts:
+        return scripts[0] == "hant"
+    return any(subtag in ("tw", "hk", "mo") for subtag in rest)
+
+
+def entry_label(number: int, entry) -> str:
+    identifier = entry.get("id")
+    if identifier:
+        return _("Term entry %(number)d (id “%(id)s”)") % {"number": number, "id": identifier}
+    return _("Term entry %(number)d") % {"number": number}
+
+
 def parse_tbx(data: bytes) -> list[TermRow]:
-    """TBX-Basic as we write it (TBX v2, `martif`), and TBX v3 (`tbx`, `conceptEntry`) too."""
+    """TBX-Basic as we write it (TBX v2, `martif`), and TBX v3 (`tbx`, `conceptEntry`) too.
+
+    Only the English langSet and the Traditional Chinese ones (is_traditional_chinese) are
+    read; an entry whose Chinese is all in other langSets (zh-Hans, zh-CN, zh) is refused.
+    """
     try:
         root = SafeET.fromstring(data)
     except Exception as error:  # defusedxml raises its own and ElementTree's errors
@@ -152,71 +255,167 @@ def parse_tbx(data: bytes) -> list[TermRow]:
     entries = descendants(root, "termEntry", "conceptEntry")
     for number, entry in enumerate(entries, start=1):
         notes = [n for n in entry if local_name(n) == "note"]
-        row = TermRow(english="", chinese="", note=(notes[0].text or "").strip() if notes else "")
+        row = TermRow(
+            english="",
+            chinese="",
+            note=(notes[0].text or "").strip() if notes else "",
+            where=entry_label(number, entry),
+        )
         forbidden = []
+        other_chinese = []
         for lang_set in descendants(entry, "langSet", "langSec"):
-            lang = (lang_set.get(XML_LANG) or "").lower()
+            lang = lang_set.get(XML_LANG) or ""
+            english = language_subtags(lang)[0] == "en"
+            traditional = is_traditional_chinese(lang)
+            if not english and not traditional:
+                if language_subtags(lang)[0] == "zh":
+                    other_chinese.append(lang)
+                continue
             for group in descendants(lang_set, "tig", "ntig", "termSec"):
                 term = first_text(group, "term")
                 kinds = {
                     n.get("type"): (n.text or "").strip() for n in descendants(group, "termNote")
                 }
-                if lang.startswith("en"):
+                if english:
                     row.english = term
                     row.case_sensitive = kinds.get("x-caseSensitive") == "true"
-                elif lang.startswith("zh"):
-                    if kinds.get("administrativeStatus") == DEPRECATED:
-                        forbidden.append(term)
-                    elif not row.chinese:
-                        row.chinese = term
+                elif kinds.get("administrativeStatus") == DEPRECATED:
+                    forbidden.append(term)
+                elif not row.chinese:
+                    row.chinese = term
         row.forbidden = tuple(forbidden)
+        if not row.chinese and other_chinese:
+            raise GlossaryImportError(
+                _(
+                    "%(where)s has Chinese only in %(languages)s, not Traditional Chinese; the "
+                    "glossary needs a zh-Hant (or zh-TW, zh-HK, zh-MO) langSet."
+                )
+                % {"where": row.where, "languages": ", ".join(dict.fromkeys(other_chinese))}
+            )
         if not row.english or not row.chinese:
             raise GlossaryImportError(
-                _("Term entry %(number)d has no English or no zh-Hant term.") % {"number": number}
+                _("%(where)s has no English or no zh-Hant term.") % {"where": row.where}
             )
         rows.append(row)
     return rows
 
 
 def validate(rows: list[TermRow]) -> None:
+    """What the file alone must get right: both terms on every row, each English term once."""
     seen = set()
-    for number, row in enumerate(rows, start=1):
+    for row in rows:
         if not row.english or not row.chinese:
             raise GlossaryImportError(
-                _("Term %(number)d needs both an English and a Chinese term.") % {"number": number}
+                _("%(where)s: needs both an English and a Chinese term.") % {"where": row.where}
             )
         if row.english.lower() in seen:
             raise GlossaryImportError(
-                _("Term %(number)d: “%(english)s” appears twice.")
-                % {"number": number, "english": row.english}
+                _("%(where)s: “%(english)s” appears twice.")
+                % {"where": row.where, "english": row.english}
             )
         seen.add(row.english.lower())
-        english_max = GlossaryTerm.english.field.max_length
-        if len(row.english) > english_max or len(row.chinese) > english_max:
-            raise GlossaryImportError(
-                _("Term %(number)d is longer than %(max)d characters.")
-                % {"number": number, "max": english_max}
+
+
+def problem(row: TermRow, field: str, message: str) -> str:
+    return _("%(where)s, %(field)s: %(message)s") % {
+        "where": row.where,
+        "field": capfirst(getattr(GlossaryTerm, field).field.verbose_name),
+        "message": message,
+    }
+
+
+def plan_import(rows: list[TermRow]) -> list[tuple[GlossaryTerm, bool]]:
+    """The terms to save, each with whether it is new; every row checked, nothing written.
+
+    Each row is checked as the glossary would be after the import, so a file may move a
+    variant from one term to another.
+    """
+    validate(rows)
+    existing: dict[str, list[GlossaryTerm]] = {}
+    for term in GlossaryTerm.objects.all():
+        existing.setdefault(term.english.lower(), []).append(term)
+    plan = []
+    replaced = set()
+    for row in rows:
+        same = existing.get(row.english.lower(), [])
+        term = next((t for t in same if t.english == row.english), same[0] if same else None)
+        created = term is None
+        if created:
+            term = GlossaryTerm()
+        else:
+            replaced.add(term.pk)
+        term.english = row.english
+        term.chinese = row.chinese
+        term.note = row.note
+        term.case_sensitive = row.case_sensitive
+        term.forbidden_variants = "\n".join(row.forbidden)
+        plan.append((term, created))
+    entries = [Entry.of(row) for row in rows]
+    glossary = Glossary(
+        [
+            *entries,
+            *(
+                Entry.of(kept)
+                for same in existing.values()
+                for kept in same
+                if kept.pk not in replaced
+            ),
+        ]
+    )
+    problems = []
+    for row, entry, (term, _created) in zip(rows, entries, plan, strict=True):
+        try:
+            term.clean_fields()
+        except ValidationError as error:
+            problems += [
+                problem(row, field, message)
+                for field, messages in error.message_dict.items()
+                for message in messages
+            ]
+        problems += [
+            problem(row, field, message)
+            for field, messages in rule_errors(entry, glossary).items()
+            for message in messages
+        ]
+    if problems:
+        shown = problems[:MAX_REPORTED_PROBLEMS]
+        more = len(problems) - len(shown)
+        if more:
+            shown.append(
+                ngettext("… and %(count)d more problem.", "… and %(count)d more problems.", more)
+                % {"count": more}
             )
+        raise GlossaryImportError(*shown)
+    return plan
+
+
+@transaction.atomic
+def apply(plan: list[tuple[GlossaryTerm, bool]]) -> tuple[int, int]:
+    """Save a plan_import's terms; returns (added, updated)."""
+    for term, _created in plan:
+        term.save()
+    added = sum(created for _term, created in plan)
+    return added, len(plan) - added
 
 
 @transaction.atomic
 def import_rows(rows: list[TermRow]) -> tuple[int, int]:
     """Add or update each term; returns (added, updated). Validates all rows first."""
-    validate(rows)
-    added = updated = 0
-    for row in rows:
-        _term, created = GlossaryTerm.objects.update_or_create(
-            english=row.english,
-            defaults={
-                "chinese": row.chinese,
-                "note": row.note,
-                "case_sensitive": row.case_sensitive,
-                "forbidden_variants": "\n".join(row.forbidden),
-            },
+    return apply(plan_import(rows))
+
+
+def read_upload(upload) -> bytes:
+    """An uploaded file's content, refused above MAX_UPLOAD_BYTES (before reading it if it can)."""
+    size = upload.size
+    if size is None or size <= MAX_UPLOAD_BYTES:
+        data = upload.read(MAX_UPLOAD_BYTES + 1)
+        size = len(data)
+    if size > MAX_UPLOAD_BYTES:
+        raise GlossaryImportError(
+            _("The file is %(size)s bytes, over the import limit of %(limit)s bytes.")
+            % {"size": f"{size:,}", "limit": f"{MAX_UPLOAD_BYTES:,}"}
         )
-        added += created
-        updated += not created
-    return added, updated
+    return data
 
 
 def parse(filename: str, data: bytes) -> list[TermRow]:

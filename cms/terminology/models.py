@@ -1,9 +1,12 @@
 """The glossary translators keep, and the translation memory built from published pages."""
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.panels import FieldPanel, FieldRowPanel
 from wagtail.search import index
+
+from .rules import Entry, Glossary, rule_errors
 
 
 class GlossaryTerm(index.Indexed, models.Model):
@@ -46,6 +49,13 @@ class GlossaryTerm(index.Indexed, models.Model):
     @property
     def forbidden(self) -> list[str]:
         return [line.strip() for line in self.forbidden_variants.splitlines() if line.strip()]
+
+    def clean(self):
+        """The glossary's rules (cms.terminology.rules), against every other term."""
+        others = GlossaryTerm.objects.exclude(pk=self.pk) if self.pk else GlossaryTerm.objects
+        errors = rule_errors(Entry.of(self), Glossary(map(Entry.of, others.all())))
+        if errors:
+            raise ValidationError(errors)
 
 
 class MemoryEntry(models.Model):

@@ -252,12 +252,13 @@ class GlossaryImportForm(forms.Form):
     )
 
     def clean_file(self):
+        """Read, parse and check the whole file; `self.plan` is what an import would save."""
         upload = self.cleaned_data["file"]
         try:
-            self.rows = exchange.parse(upload.name, upload.read())
-            exchange.validate(self.rows)
+            rows = exchange.parse(upload.name, exchange.read_upload(upload))
+            self.plan = exchange.plan_import(rows)
         except exchange.GlossaryImportError as error:
-            raise forms.ValidationError(str(error)) from error
+            raise forms.ValidationError(error.messages) from error
         return upload
 
 
@@ -273,7 +274,7 @@ class GlossaryImportView(AdminScreen, FormView):
         return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form):
-        added, updated = exchange.import_rows(form.rows)
+        added, updated = exchange.apply(form.plan)
         messages.success(
             self.request,
             gettext("Glossary imported: %(added)d terms added, %(updated)d updated.")
