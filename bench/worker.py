@@ -1,6 +1,6 @@
 """A Celery sync worker as production runs it, and the memory of its whole process tree.
 
-`celery -A sync worker` (sync/worker_command.py) with the prefork pool (the default, as deploy/
+`python -m sync.worker` (sync/worker_command.py) with the prefork pool (the default, as deploy/
 starts it), on a queue of its own on the real Redis broker. Its memory is the main process plus
 every pool child: resident set sizes summed (pages the children share with the parent after the
 fork are counted once per process, so this overstates what the machine gives it) and

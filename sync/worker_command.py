@@ -1,4 +1,4 @@
-"""The `celery -A sync worker` command line the integration tests and the benchmark start.
+"""The `python -m sync.worker` command line the integration tests and the benchmark start.
 
 It is deploy's worker (deploy/systemd/cms-worker@.service, deploy/compose.yaml: the prefork
 pool, the default) apart from the queue, the concurrency and the node name, and the three
@@ -19,10 +19,7 @@ def celery_worker_command(
     command = [
         sys.executable,
         "-m",
-        "celery",
-        "-A",
-        "sync",
-        "worker",
+        "sync.worker",
         f"--loglevel={loglevel}",
         f"--concurrency={concurrency}",
         f"--queues={queue}",

@@ -114,7 +114,7 @@ def _answers(client: redis.Redis) -> bool:
 
 
 class Workers:
-    """Start and SIGKILL `celery -A sync worker` subprocesses; always cleaned up.
+    """Start and SIGKILL `python -m sync.worker` subprocesses; always cleaned up.
 
     With `upstream` set, every source's base URL points at that local stand-in.
     """

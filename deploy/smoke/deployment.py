@@ -252,7 +252,7 @@ class Deployment:
 
     def start_worker(self) -> str:
         worker = self._start(
-            "worker", "-m", "celery", "-A", "sync", "worker", "-l", "INFO", "-c", "2",
+            "worker", "-m", "sync.worker", "-l", "INFO", "-c", "2",
             "-n", self.node,
         )  # fmt: skip
         worker.wait_for_log(" ready.", timeout=90)
