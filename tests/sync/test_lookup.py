@@ -10,6 +10,7 @@ import pytest
 from cms.papers.models import Paper
 from sync import lookup
 from sync.identifiers import UnrecognisedIdentifier, recognise
+from sync.models import PaperSyncState
 from sync.services import paper_create_from_lookup
 from sync.sources import get_sources
 from sync.sources.base import SourceError
@@ -323,3 +324,12 @@ def test_a_sync_still_retries_a_connection_that_could_not_be_made(
         get_sources(["crossref"])[0].get_json("/works")
     with pytest.raises(SourceError, match=re.escape("(connection refused, 1 attempt)")):
         get_sources(["crossref"], fail_fast=True)[0].get_json("/works")
+
+
+@pytest.mark.django_db
+def test_a_paper_added_while_a_source_did_not_answer_is_not_marked_synced(upstream):
+    upstream.fail_next("openalex", *[Canned(502, HTML_502, "text/html")] * 8)
+    found = lookup.look_up(HPN_DOI)
+    assert set(found.unanswered) == {"openalex"}
+    paper, created = paper_create_from_lookup(found=found)
+    assert created and PaperSyncState.objects.get(paper=paper).last_synced_at is None
