@@ -60,6 +60,7 @@ class Fetch:
     `close()` (also on leaving the iteration early) stops the sources after their current
     request. `requests` counts what each source asked, once the iteration is over;
     `count_request(source name)` is called in the source's thread before each request goes out.
+    With a `deadline` (and `fail_fast`) someone is waiting: see `lookup`.
     """
 
     def __init__(
@@ -70,11 +71,15 @@ class Fetch:
         listing_scope: str = "",
         count_request: Callable[[str], None] | None = None,
         deadline: float | None = None,
+        fail_fast: bool = False,
     ):
         self.deadline = deadline  # time.monotonic() after which sources still asking are given up
         self.queries = {query.paper_id: query for query in queries}
         self.sources = get_sources(
-            source_names, listing_scope=listing_scope, count_request=count_request
+            source_names,
+            listing_scope=listing_scope,
+            count_request=count_request,
+            fail_fast=fail_fast,
         )
         self._events: queue.Queue = queue.Queue()
         self._cancel = threading.Event()

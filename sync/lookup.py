@@ -10,6 +10,9 @@ as a sync asks them (`fetching.Fetch`, e.g. DBLP by its table of contents once t
 year are known), and `merge.plan_changes` merges every record against an empty paper, so each
 field says which source gave it. Sources keep their rate limits and circuit breakers; the whole
 lookup has one deadline (`SYNC_LOOKUP_TIMEOUT`), after which the sources still asking are named.
+An editor is waiting, so a source that cannot be connected to at all (its name does not resolve,
+the connection is refused) is given up at once rather than retried until the deadline, and is
+named with the reason a sync gives (`sources.base.describe_failure`).
 """
 
 from __future__ import annotations
@@ -106,7 +109,7 @@ def look_up(text: str | Identifier, *, timeout: float | None = None) -> Found:
     when no source knows it; writes nothing."""
     identifier = text if isinstance(text, Identifier) else recognise(text)
     deadline = time.monotonic() + (timeout or sync_setting("SYNC_LOOKUP_TIMEOUT"))
-    sources = get_sources()
+    sources = get_sources(fail_fast=True)
     found_by, unanswered = _resolve(sources, identifier, deadline)
     found = Found(identifier, unanswered=unanswered)
     if identifier.kind == TITLE:
@@ -123,7 +126,7 @@ def look_up(text: str | Identifier, *, timeout: float | None = None) -> Found:
     asked = set(found.records) | set(unanswered)
     missing = [source.name for source in sources if source.name not in asked]
     if missing and found.venue and found.year:
-        fetch = Fetch([_query(found)], missing, deadline=deadline).start()
+        fetch = Fetch([_query(found)], missing, deadline=deadline, fail_fast=True).start()
         for answers in fetch:
             found.records.update(answers.records)
             found.unanswered.update(

@@ -217,10 +217,19 @@ def retry_note(not_before: datetime | None) -> str:
 
 
 def _settle_state(state: PaperSyncState, item: _Planned, run: SyncRun | None, now) -> None:
+    """The paper's state after this sync: released, and either synced or failed once more.
+
+    `last_synced_at` is when the paper was last synced in full: every source answered and
+    nothing it sent was refused. It moves only then, together with `failed_attempts` going back
+    to 0, so the pair reads "synced in full at X, failed N times since" - a sync that failed,
+    even partly, leaves it where it was: the fields of the sources that did answer are written
+    all the same, each with its own time in the provenance. Nothing schedules by it: a failed
+    paper is retried at `not_before` (exponential backoff, `sync_due`), and every paper by the
+    daily sync of all papers, however old its `last_synced_at`.
+    """
     state.in_flight = False
     state.lease_until, state.leased_by = None, ""
     state.run = run
-    state.last_synced_at = now
     if item.errors:
         state.failed_attempts += 1
         delay = sync_setting("SYNC_RETRY_BASE_DELAY") * 2 ** (state.failed_attempts - 1)
@@ -231,6 +240,7 @@ def _settle_state(state: PaperSyncState, item: _Planned, run: SyncRun | None, no
         state.last_error = " ".join(_sentence(m) for m in messages)[:2000]
     else:
         state.failed_attempts, state.last_error, state.not_before = 0, "", None
+        state.last_synced_at = now
 
 
 def _sentence(message: str) -> str:
@@ -471,8 +481,10 @@ def paper_create_from_lookup(*, found: Found) -> tuple[Paper, bool]:
             apply_changes(
                 items=[_Planned(paper, changes, {}, False, True)], run=None, fetched_at=fetched_at
             )
+            # Synced in full only if every source answered (see `_settle_state`).
+            synced_at = None if found.unanswered else timezone.now()
             PaperSyncState.objects.update_or_create(
-                paper=paper, defaults={"last_synced_at": timezone.now()}
+                paper=paper, defaults={"last_synced_at": synced_at}
             )
     except IntegrityError:  # another editor saved the same DOI meanwhile
         existing = existing_paper(doi=next((c.new for c in found.changes if c.field == "doi"), ""))

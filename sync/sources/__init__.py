@@ -15,9 +15,11 @@ def get_sources(
     *,
     listing_scope: str = "",
     count_request: Callable[[str], None] | None = None,
+    fail_fast: bool = False,
 ) -> list[Source]:
     """The configured sources, in settings order, optionally only those named; each calls
-    `count_request(its name)` before each request it sends."""
+    `count_request(its name)` before each request it sends, and with `fail_fast` gives up at
+    once on a connection that cannot be made (for a person waiting on the answer)."""
     configured = settings.SYNC_SOURCES
     unknown = sorted(set(names or []) - set(configured))
     if unknown:
@@ -28,6 +30,7 @@ def get_sources(
             options=config.get("OPTIONS", {}),
             listing_scope=listing_scope,
             count_request=count_request,
+            fail_fast=fail_fast,
         )
         for name, config in configured.items()
         if not names or name in names

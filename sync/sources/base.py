@@ -90,7 +90,8 @@ class Source:
     `listing_scope` names the run a source works for: listings (a proceedings' table of
     contents) are then fetched once per run and shared by all its batches; without one, each
     `fetch` asks afresh. `count_request(name)` is called just before each request (each
-    attempt) goes out, as `requests_made` grows.
+    attempt) goes out, as `requests_made` grows. `fail_fast` is for a person waiting on the
+    answer (an editor's lookup): a connection that cannot be made is not retried.
     """
 
     label = ""
@@ -102,6 +103,7 @@ class Source:
         options: dict[str, Any],
         listing_scope: str = "",
         count_request: Callable[[str], None] | None = None,
+        fail_fast: bool = False,
     ):
         self.name = name
         self.options = options
@@ -112,7 +114,7 @@ class Source:
         self.records_skipped = 0
         self.rate_limit = rate_limit_for(name)
         self.breaker = breaker_for(name)
-        self.session = polite_session(self.rate_limit, on_sending=self.sending)
+        self.session = polite_session(self.rate_limit, on_sending=self.sending, fail_fast=fail_fast)
 
     def sending(self) -> None:
         """A request (or a retry of one) is about to go out: count it."""
@@ -248,15 +250,18 @@ _ATTEMPTS = re.compile(r"too many (\d{3}) error responses")
 
 
 def describe_failure(error: requests.exceptions.RequestException) -> str:
-    """What went wrong with a request, as a sentence's predicate ("could not be reached")."""
-    attempts = 1 + sync_setting("SYNC_RETRIES")
+    """What went wrong with a request, as a sentence's predicate ("could not be reached").
+
+    The one description of a failed request: a sync's errors and an editor's lookup both
+    name a source's failure with it."""
+    attempts = _attempts(error)
     text = str(error)
     if isinstance(error, requests.exceptions.RetryError):
         status = _ATTEMPTS.search(text)
         answer = f"HTTP {status.group(1)}" if status else "errors"
-        return f"kept answering {answer} ({attempts} attempts)"
+        return f"kept answering {answer} ({attempts})"
     if isinstance(error, requests.exceptions.Timeout):
-        return f"did not answer in time ({attempts} attempts)"
+        return f"did not answer in time ({attempts})"
     if isinstance(error, requests.exceptions.ConnectionError):
         for needle, reason in (
             ("refused", "connection refused"),
@@ -266,9 +271,17 @@ def describe_failure(error: requests.exceptions.RequestException) -> str:
             ("timed out", "connection timed out"),
         ):
             if needle in text:
-                return f"could not be reached ({reason}, {attempts} attempts)"
-        return f"could not be reached ({attempts} attempts)"
+                return f"could not be reached ({reason}, {attempts})"
+        return f"could not be reached ({attempts})"
     return f"failed: {type(error).__name__}"
+
+
+def _attempts(error: requests.exceptions.RequestException) -> str:
+    """How many times the request was tried ("4 attempts"), as its retry policy counted them:
+    fewer than 1 + SYNC_RETRIES when it failed fast (sources/http.py)."""
+    cause = error.args[0] if error.args else None
+    count = getattr(cause, "attempts", None) or 1 + sync_setting("SYNC_RETRIES")
+    return "1 attempt" if count == 1 else f"{count} attempts"
 
 
 def chunks(items: list, size: int) -> Iterable[list]:

@@ -27,6 +27,7 @@ from django.conf import settings
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import MaxRetryError, NewConnectionError
 from urllib3.util.retry import Retry
 
 from ..conf import sync_setting
@@ -107,15 +108,35 @@ class _PoliteRetry(Retry):
 
     Retries happen inside urllib3, below requests, so this is the one place every attempt
     passes through; without it a burst of retries could exceed a source's limit.
+
+    With `fail_fast` (someone is waiting for the answer: an editor's lookup), a connection that
+    could not be made at all - the name did not resolve, the connection was refused, no route -
+    is not retried: backing off for seconds would not fix it, only hide it behind the lookup's
+    deadline. Timeouts and error answers are still retried. The MaxRetryError that ends the
+    attempts says how many there were (`attempts`), for `describe_failure`.
     """
 
     rate_limit: RateLimit | None = None
     on_sending: OnSending | None = None
+    fail_fast = False
 
     def new(self, **kw: Any) -> _PoliteRetry:
         retry = super().new(**kw)
         retry.rate_limit, retry.on_sending = self.rate_limit, self.on_sending
+        retry.fail_fast = self.fail_fast
         return retry
+
+    def increment(self, method=None, url=None, response=None, error=None, *args, **kwargs):
+        retry = self
+        if self.fail_fast and isinstance(error, NewConnectionError):
+            retry = self.new(total=0)  # this attempt is the last
+        try:
+            return super(_PoliteRetry, retry).increment(
+                method, url, response, error, *args, **kwargs
+            )
+        except MaxRetryError as exhausted:
+            exhausted.attempts = len(self.history) + 1
+            raise
 
     def sleep(self, response=None) -> None:
         if response is not None and self.respect_retry_after_header:
@@ -158,10 +179,11 @@ class _PoliteAdapter(HTTPAdapter):
 
 
 def polite_session(
-    rate_limit: RateLimit, *, on_sending: OnSending | None = None
+    rate_limit: RateLimit, *, on_sending: OnSending | None = None, fail_fast: bool = False
 ) -> requests.Session:
     """A session whose every attempt keeps `rate_limit`'s pace and backs off politely, and
-    calls `on_sending()` just before its bytes are written."""
+    calls `on_sending()` just before its bytes are written; with `fail_fast`, a connection
+    that cannot be made is not retried (see `_PoliteRetry`)."""
     retry = _PoliteRetry(
         total=sync_setting("SYNC_RETRIES"),
         backoff_factor=sync_setting("SYNC_BACKOFF_FACTOR"),
@@ -171,7 +193,7 @@ def polite_session(
         retry_after_max=sync_setting("SYNC_RETRY_AFTER_MAX"),
         raise_on_status=False,
     )
-    retry.rate_limit, retry.on_sending = rate_limit, on_sending
+    retry.rate_limit, retry.on_sending, retry.fail_fast = rate_limit, on_sending, fail_fast
     session = requests.Session()
     adapter = _PoliteAdapter(max_retries=retry)
     adapter.rate_limit, adapter.on_sending = rate_limit, on_sending

@@ -5,9 +5,12 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connections
 
 from cms.digests.models import DigestPage
+from sync.management.commands.sync_papers import Command as SyncPapers
 from sync.models import PaperChange, SyncRun
+from sync.standin import Canned
 
 pytestmark = pytest.mark.django_db
 
@@ -79,3 +82,25 @@ def test_an_unreadable_record_is_skipped_and_counted_and_the_rest_synced(upstrea
     assert table["unreadable records from dblp"] == 2  # one in each table of contents
     assert table["papers matched"] == table["papers changed"] == 2
     assert table["errors"] == 0
+
+
+def test_errors_make_it_exit_1_after_printing_the_summary(upstream, monkeypatch, capsys):
+    # run_from_argv closes the connections as a process about to exit does; that would end
+    # the test's transaction (as in tests/digests/test_import_files.py).
+    monkeypatch.setattr(connections, "close_all", lambda: None)
+    upstream.fail_next("crossref", *[Canned(503, b"busy", "text/html")] * 10)
+    with pytest.raises(SystemExit) as exited:
+        SyncPapers().run_from_argv(["manage.py", "sync_papers", "--paper", "ByteScale"])
+    assert exited.value.code == 1
+    captured = capsys.readouterr()
+    table = summary(captured.out)
+    assert table["errors"] == 1 and table["papers matched"] == 1
+    assert "Crossref answered HTTP 503" in captured.err
+    assert captured.err.rstrip().endswith("CommandError: The sync had 1 error.")
+
+
+def test_errors_raise_a_command_error_with_status_1(upstream):
+    upstream.fail_next("crossref", *[Canned(503, b"busy", "text/html")] * 10)
+    with pytest.raises(CommandError) as raised:
+        run("--paper", "ByteScale", "--dry-run")
+    assert raised.value.returncode == 1

@@ -1,9 +1,16 @@
 """Faults upstream: each leaves existing data intact, records the error, and stays polite."""
 
+import re
+from datetime import timedelta
+
 import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+from django.utils import timezone
 
 from cms.digests.models import DigestPage
 from sync import runs, services, tasks
+from sync.conf import sync_setting
 from sync.models import PaperSyncState, SyncRun
 from sync.politeness import breaker_for
 from sync.selectors import paper_snapshot
@@ -152,3 +159,54 @@ def test_rate_limit_holds_across_retries(upstream, settings):
     for i in range(len(times) - 2):
         # Any three consecutive requests span at least the one-second window (less clock slack).
         assert times[i + 2] - times[i] >= 0.95, times
+
+
+def test_a_sync_with_errors_does_not_count_as_synced(upstream, bytescale):
+    """`last_synced_at` is the last sync in full: a sync that failed, even for one source,
+    leaves it (and the fields that source ranks first for) as they were."""
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "changed"
+    synced = PaperSyncState.objects.get(paper=bytescale).last_synced_at
+    assert synced is not None
+
+    upstream.fail_next("crossref", *[Canned(503, HTML_502, "text/html")] * 4)  # each attempt
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "error"
+    state = PaperSyncState.objects.get(paper=bytescale)
+    assert (state.last_synced_at, state.failed_attempts) == (synced, 1)
+    assert "Crossref" in state.last_error
+
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "unchanged"
+    state.refresh_from_db()
+    assert state.last_synced_at > synced and state.failed_attempts == 0
+
+
+def test_a_paper_no_source_answered_for_is_not_synced_and_retried_on_its_backoff(
+    settings, fresh_politeness, closed_port, bytescale, client
+):
+    """No network: the paper reads "last synced —" next to its failed attempts, and `sync_due`
+    retries it once its backoff has passed, not sooner, although it was never synced."""
+    settings.SYNC_RETRIES = 0
+    settings.SYNC_SOURCES = {
+        name: {
+            **config,
+            "OPTIONS": {**config["OPTIONS"], "base_url": f"http://127.0.0.1:{closed_port}"},
+        }
+        for name, config in settings.SYNC_SOURCES.items()
+    }
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "error"
+    state = PaperSyncState.objects.get(paper=bytescale)
+    assert state.last_synced_at is None and state.failed_attempts == 1
+    base = timedelta(seconds=sync_setting("SYNC_RETRY_BASE_DELAY"))
+    assert state.not_before - timezone.now() > base - timedelta(minutes=1)
+
+    client.force_login(User.objects.create_superuser("editor", "e@example.org", "pw"))
+    detail = client.get(reverse("sync_paper", args=[bytescale.pk])).content.decode()
+    assert re.search(r"<th>last synced</th><td>—</td>", detail)
+    assert re.search(r"<th>failed attempts</th><td>1</td>", detail)
+
+    assert tasks.sync_due() == "queued 0"  # not before its backoff, however old its last sync
+    PaperSyncState.objects.filter(pk=state.pk).update(not_before=timezone.now())
+    assert tasks.sync_due() == "queued 1"  # due: retried (eagerly here), and failed again
+    state.refresh_from_db()
+    assert state.last_synced_at is None and state.failed_attempts == 2
+    assert state.not_before - timezone.now() > 2 * base - timedelta(minutes=1)
+    assert tasks.sync_due() == "queued 0"

@@ -2,13 +2,18 @@
 the local stand-in serving recorded answers (tests/fixtures/*/…lookup…)."""
 
 import re
+import socket
+import time
 
 import pytest
 
 from cms.papers.models import Paper
 from sync import lookup
 from sync.identifiers import UnrecognisedIdentifier, recognise
+from sync.models import PaperSyncState
 from sync.services import paper_create_from_lookup
+from sync.sources import get_sources
+from sync.sources.base import SourceError
 from sync.standin import Canned
 
 from .recorded import FIXTURES
@@ -247,3 +252,84 @@ def test_a_paper_of_another_venue_is_shown_but_cannot_be_saved(upstream):
     with pytest.raises(ValueError, match="IEEE Micro"):
         paper_create_from_lookup(found=found)
     assert Paper.objects.count() == count
+
+
+def unreachable(settings, base_url: str, *names: str) -> None:
+    """The sources `names` (all by default) at `base_url`, with production's retries: the
+    backoff between five attempts (0 + 1 + 2 + 4 s) outlasts the deadlines the tests below
+    give a lookup."""
+    settings.SYNC_RETRIES, settings.SYNC_BACKOFF_FACTOR = 4, 0.5
+    settings.SYNC_SOURCES = {
+        name: {**config, "OPTIONS": {**config["OPTIONS"], "base_url": base_url}}
+        if not names or name in names
+        else config
+        for name, config in settings.SYNC_SOURCES.items()
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "text",
+    [
+        HPN_DOI,
+        "DBLP:conf/nsdi/DuanSM24",
+        "arXiv:2403.14097",
+        "https://openalex.org/W4401000001",
+        "https://www.usenix.org/conference/nsdi24/presentation/duan",
+        f"{PARCAE_TITLE} NSDI 2024",
+    ],
+)
+def test_an_offline_lookup_fails_at_once_and_says_why(
+    settings, monkeypatch, fresh_politeness, text
+):
+    """No name resolves (a machine offline; the resolver is patched, nothing leaves it): the
+    lookup does not back off and retry until its deadline, and says what a sync says."""
+    real_getaddrinfo = socket.getaddrinfo
+
+    def resolver(host, *args, **kwargs):
+        if host == "sources.invalid":
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    unreachable(settings, "http://sources.invalid")
+    started = time.monotonic()
+    with pytest.raises(lookup.NotFound) as raised:
+        lookup.look_up(text, timeout=3.0)
+    assert time.monotonic() - started < 2.0
+    message = str(raised.value)
+    assert "did not answer in time" not in message
+    assert "could not be reached (its name did not resolve, 1 attempt)" in message
+
+
+@pytest.mark.django_db
+def test_a_source_refusing_connections_in_the_second_round_is_named_at_once(
+    upstream, settings, closed_port
+):
+    unreachable(settings, f"http://127.0.0.1:{closed_port}", "dblp")
+    started = time.monotonic()
+    found = lookup.look_up(HPN_DOI, timeout=3.0)
+    assert time.monotonic() - started < 2.0
+    assert found.unanswered == {"dblp": "DBLP could not be reached (connection refused, 1 attempt)"}
+    assert found.title == HPN_TITLE
+
+
+def test_a_sync_still_retries_a_connection_that_could_not_be_made(
+    settings, fresh_politeness, closed_port
+):
+    """Only a lookup gives up at once: a sync, which nobody waits on, retries."""
+    unreachable(settings, f"http://127.0.0.1:{closed_port}")
+    settings.SYNC_RETRIES, settings.SYNC_BACKOFF_FACTOR = 2, 0.01
+    with pytest.raises(SourceError, match=re.escape("(connection refused, 3 attempts)")):
+        get_sources(["crossref"])[0].get_json("/works")
+    with pytest.raises(SourceError, match=re.escape("(connection refused, 1 attempt)")):
+        get_sources(["crossref"], fail_fast=True)[0].get_json("/works")
+
+
+@pytest.mark.django_db
+def test_a_paper_added_while_a_source_did_not_answer_is_not_marked_synced(upstream):
+    upstream.fail_next("openalex", *[Canned(502, HTML_502, "text/html")] * 8)
+    found = lookup.look_up(HPN_DOI)
+    assert set(found.unanswered) == {"openalex"}
+    paper, created = paper_create_from_lookup(found=found)
+    assert created and PaperSyncState.objects.get(paper=paper).last_synced_at is None

@@ -1,4 +1,5 @@
-"""`manage.py sync_papers`: sync papers in-process (or enqueue them) and print a summary."""
+"""`manage.py sync_papers`: sync papers in-process (or enqueue them) and print a summary;
+exit 1 if any paper had an error."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from tqdm import tqdm
 
 from cms.digests.models import DigestPage
@@ -93,6 +95,16 @@ class Command(BaseCommand):
         if run is not None:
             runs.run_finish_if_done(run)
         self._summary(total, len(paper_ids), dry_run)
+        if self.error_count:  # the summary is out; the exit status says it was not clean
+            raise CommandError(
+                ngettext(
+                    "The sync had %(n)d error.",
+                    "The sync had %(n)d errors.",
+                    self.error_count,
+                )
+                % {"n": self.error_count},
+                returncode=1,
+            )
 
     def _paper_ids(self, short_names: list[str]) -> list[int]:
         if not short_names:
