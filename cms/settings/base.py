@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from corsheaders.defaults import default_headers as cors_default_headers
 from django.utils.translation import gettext_lazy as _
 from django_guid.integrations import CeleryIntegration
 
@@ -184,6 +185,9 @@ API_STALE_WHILE_REVALIDATE_SECONDS = int(os.environ.get("API_STALE_WHILE_REVALID
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+# A front end revalidates with the ETag (If-None-Match) and may log the request id.
+CORS_ALLOW_HEADERS = (*cors_default_headers, "if-none-match")
+CORS_EXPOSE_HEADERS = ["ETag", "X-Request-ID"]
 
 REST_FRAMEWORK = {"DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]}
 
@@ -275,7 +279,11 @@ AXES_ENABLE_ADMIN = False  # no Django admin here; the Wagtail admin shows the l
 
 # A request id per request (X-Request-ID, taken from the proxy when it sends one), carried into
 # the Celery tasks the request enqueues.
-DJANGO_GUID = {"GUID_HEADER_NAME": "X-Request-ID", "INTEGRATIONS": [CeleryIntegration()]}
+DJANGO_GUID = {
+    "GUID_HEADER_NAME": "X-Request-ID",
+    "EXPOSE_HEADER": False,  # CORS_EXPOSE_HEADERS does, for the allowed origins
+    "INTEGRATIONS": [CeleryIntegration()],
+}
 
 # Same origin only, no inline code: the reader, the API and everything outside the admin.
 # frame-ancestors 'self' lets the admin's preview panel frame the reader.

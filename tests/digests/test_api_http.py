@@ -64,6 +64,22 @@ def test_cors_allows_configured_front_ends_only(client):
     assert "Access-Control-Allow-Origin" not in admin
 
 
+@override_settings(CORS_ALLOWED_ORIGINS=[FRONT_END])
+def test_a_front_end_on_another_origin_can_revalidate_with_the_etag(client):
+    first = client.get(PAGES_URL, HTTP_ORIGIN=FRONT_END)
+    exposed = {h.strip().lower() for h in first["Access-Control-Expose-Headers"].split(",")}
+    assert {"etag", "x-request-id"} <= exposed  # fetch() may read them
+    preflight = client.options(
+        PAGES_URL,
+        HTTP_ORIGIN=FRONT_END,
+        HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET",
+        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="if-none-match",
+    )
+    assert "if-none-match" in preflight["Access-Control-Allow-Headers"]
+    again = client.get(PAGES_URL, HTTP_ORIGIN=FRONT_END, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+
+
 def test_cors_is_off_without_configured_origins(client):
     response = client.get(PAGES_URL, HTTP_ORIGIN=FRONT_END)
     assert "Access-Control-Allow-Origin" not in response
