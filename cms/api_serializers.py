@@ -13,6 +13,7 @@ from rest_framework import serializers
 from wagtail.api.v2 import serializers as wagtail_serializers
 from wagtail.api.v2.utils import get_object_detail_url
 
+from cms.digests.blocks import PAGE_LANGUAGE
 from cms.digests.selectors import PREFETCHED_PARENT
 
 _MISSING = object()
@@ -73,3 +74,9 @@ class PageSerializer(wagtail_serializers.PageSerializer):
     first_published_at = serializers.DateTimeField(read_only=True)
     html_url = PageHtmlUrlField(read_only=True)
     parent = PublicParentField(read_only=True)
+
+    def to_representation(self, instance):
+        """The page, its rich text linking to pages in its own language (a listing holds both
+        languages, and the request's language is not the page's)."""
+        self.context[PAGE_LANGUAGE] = instance.locale.language_code
+        return super().to_representation(instance)

@@ -9,6 +9,7 @@ number of queries whatever its `limit`, and `find/?html_path=` reading a `/zh-ha
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Sequence
 
 from django.conf import settings
@@ -32,13 +33,13 @@ from .rich_text import page_link_ids
 from .selectors import attach_digests, attach_public_parents
 from .visibility import (
     depends_on_requester,
-    public_link_targets,
+    link_targets,
     public_page_condition,
     public_pages,
     public_rule,
 )
 
-# StreamFields whose rich text may link to pages (cms.digests.blocks.unlink_hidden_pages).
+# StreamFields whose rich text may link to pages (cms.digests.blocks.relink_pages).
 RICH_TEXT_STREAMS = frozenset({"body", "commentary"})
 
 
@@ -176,16 +177,18 @@ class PagesAPIViewSet(
             attach_public_parents(digests, rule=public_rule(self.request))
         if topics and "digests" in fields:
             attach_digests(topics, public=public_page_condition(self.request))
-        # A listing's rich-text links are checked at once; a detail's block checks its own.
+        # A listing's rich-text links are looked up at once; a detail's block looks up its own.
         streams = RICH_TEXT_STREAMS & fields if len(pages) > 1 else set()
-        linked = set()
+        linked: dict[str, set[int]] = defaultdict(set)  # by the linking page's language
         for name in streams:
             for page in pages:
                 stream = getattr(page, name, None)
                 if stream is not None:
-                    linked |= page_link_ids(json.dumps(list(stream.raw_data)))
-        if linked:
-            public_link_targets(self.request, linked)
+                    language = page.locale.language_code
+                    linked[language] |= page_link_ids(json.dumps(list(stream.raw_data)))
+        for language, ids in linked.items():
+            if ids:
+                link_targets(self.request, ids, language)
 
 
 def page_not_found() -> Http404:

@@ -4,12 +4,13 @@ Every block is one wagtail-localize understands: text blocks become translation 
 the image chooser and the code itself stay synchronized.
 """
 
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from wagtail import blocks
 from wagtail.images.blocks import ImageChooserBlock
 from wagtail.rich_text import RichText
 
-from .rich_text import PAGE_LINK, clean_rich_text, page_link_ids
+from .rich_text import LINK_ID, PAGE_LINK, clean_rich_text, page_link_ids
 
 PARAGRAPH_FEATURES = ["bold", "italic", "link", "ol", "ul", "code", "superscript", "subscript"]
 
@@ -25,29 +26,43 @@ class SanitizedRichTextBlock(blocks.RichTextBlock):
         if value is None:
             return super().get_api_representation(value, context)
         html = clean_rich_text(value.source)
-        request = (context or {}).get("request")
-        if request is not None:
-            html = unlink_hidden_pages(html, request)
-        return super().get_api_representation(RichText(html), context)
+        context = context or {}
+        request = context.get("request")
+        if request is None:
+            return super().get_api_representation(RichText(html), context)
+        language = context.get(PAGE_LANGUAGE) or translation.get_language()
+        html = relink_pages(html, request, language)
+        with translation.override(language):  # `rich_text_format=html` localizes to it
+            return super().get_api_representation(RichText(html), context)
 
     def value_for_form(self, value):
         return clean_rich_text(super().value_for_form(value))
 
 
-def unlink_hidden_pages(html: str, request) -> str:
-    """`html` (cleaned) with links to pages the API does not show to `request` reduced to
-    their text's `<a>`: a draft's, unpublished or private page's address stays private."""
-    from .visibility import public_link_targets  # it reads pages; models import this module
+# The serializer context's key for the language of the page being serialized
+# (cms.api_serializers.PageSerializer sets it): its rich text links to pages in that language.
+PAGE_LANGUAGE = "page_language"
+
+
+def relink_pages(html: str, request, language: str) -> str:
+    """`html` (cleaned, in `language`) with each page link pointing where
+    visibility.link_targets says: the linked page's translation in `language`, or the page, or
+    nowhere (the link keeps its text) when the API does not show it to `request`."""
+    from .visibility import link_targets  # it reads pages; models import this module
 
     ids = page_link_ids(html)
     if not ids:
         return html
-    shown = public_link_targets(request, ids)
+    targets = link_targets(request, ids, language)
 
-    def keep_or_unlink(match) -> str:
-        return match.group(0) if page_link_ids(match.group(0)) <= shown else "<a>"
+    def relink(match) -> str:
+        (linked,) = page_link_ids(match.group(0))
+        target = targets.get(linked)
+        if target is None:
+            return "<a>"
+        return LINK_ID.sub(f'id="{target}"', match.group(0))
 
-    return PAGE_LINK.sub(keep_or_unlink, html)
+    return PAGE_LINK.sub(relink, html)
 
 
 class HeadingBlock(blocks.StructBlock):

@@ -187,21 +187,49 @@ def public_pages(request: HttpRequest, model: type[Page] = Page) -> QuerySet:
     return model.objects.filter(public_page_condition(request))
 
 
-PUBLIC_LINK_TARGETS_ATTRIBUTE = "public_link_targets"
+LINK_TARGETS_ATTRIBUTE = "page_link_targets"
 
 
-def public_link_targets(request: HttpRequest, ids: Iterable[int]) -> set[int]:
-    """Which of the pages `ids` the API shows to `request`, so rich text may link to them: an
-    unpublished or private page's address is not public. Answers are kept on the request, so
-    a listing checks all its pages' links at once (PagesAPIViewSet.prefetch_for_serializer)
-    and each block asks again for free."""
-    known: dict[int, bool] = getattr(request, PUBLIC_LINK_TARGETS_ATTRIBUTE, None) or {}
-    setattr(request, PUBLIC_LINK_TARGETS_ATTRIBUTE, known)
-    wanted = set(ids) - set(known)
+def link_targets(request: HttpRequest, ids: Iterable[int], language: str) -> dict[int, int]:
+    """Where rich text in `language` that links to the pages `ids` should link, for `request`:
+    to the page's translation in `language` if the API shows it (wagtail-localize keeps the
+    English page's id in a translation's links), else to the page itself if the API shows it.
+    A page with neither is left out: its link keeps its text and loses its target, so an
+    unpublished or private page's address stays private.
+
+    Answers are kept on the request, so a listing looks up all its pages' links at once
+    (PagesAPIViewSet.prefetch_for_serializer) and each block asks again for free.
+    """
+    known: dict[tuple[int, str], int | None] = getattr(request, LINK_TARGETS_ATTRIBUTE, None) or {}
+    setattr(request, LINK_TARGETS_ATTRIBUTE, known)
+    ids = set(ids)
+    wanted = {pk for pk in ids if (pk, language) not in known}
     if wanted:
         from .selectors import RULE_FIELDS  # selectors import this module
 
-        pages = Page.objects.filter(pk__in=wanted).only(*RULE_FIELDS)
-        public = {page.pk for page in public_rule(request).public_among(pages)}
-        known.update({pk: pk in public for pk in wanted})
-    return {pk for pk in ids if known[pk]}
+        fields = (*RULE_FIELDS, "translation_key")
+        pages = list(
+            Page.objects.filter(pk__in=wanted)
+            .select_related("locale")
+            .only(*fields, "locale__language_code")
+        )
+        elsewhere = {p.translation_key for p in pages if p.locale.language_code != language}
+        translations = (
+            {
+                page.translation_key: page
+                for page in Page.objects.filter(
+                    translation_key__in=elsewhere, locale__language_code=language
+                ).only(*fields)
+            }
+            if elsewhere
+            else {}
+        )
+        public = {p.pk for p in public_rule(request).public_among([*pages, *translations.values()])}
+        known.update({(pk, language): None for pk in wanted})
+        for page in pages:
+            translated = translations.get(page.translation_key)
+            if translated is not None and translated.pk in public:
+                known[(page.pk, language)] = translated.pk
+            elif page.pk in public:
+                known[(page.pk, language)] = page.pk
+    return {pk: known[(pk, language)] for pk in ids if known[(pk, language)] is not None}

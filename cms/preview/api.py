@@ -17,7 +17,9 @@ from wagtail.api.v2.views import PagesAPIViewSet
 from wagtail.models import Page
 from wagtail_headless_preview.models import HeadlessPreviewMixin, PagePreview
 
+from cms.api_http import CompactJSONMixin, MessageErrorsMixin
 from cms.api_params import StrictQueryParametersMixin, reject_unknown_parameters
+from cms.api_serializers import PageSerializer
 
 PREVIEW_QUERY_PARAMETERS = StrictQueryParametersMixin.detail_query_parameters | {
     "content_type",
@@ -29,8 +31,11 @@ class PreviewExpired(Http404):
     """The token was valid once but is older than PREVIEW_TOKEN_MAX_AGE."""
 
 
-class PagePreviewAPIViewSet(PagesAPIViewSet):
-    """One draft page per request, serialized with the same fields as the pages detail view."""
+class PagePreviewAPIViewSet(CompactJSONMixin, MessageErrorsMixin, PagesAPIViewSet):
+    """One draft page per request, serialized with the same fields and serializer as the pages
+    detail view (Wagtail's viewset: the public pages' rules and caching do not apply)."""
+
+    base_serializer_class = PageSerializer
 
     name = "page_preview"
     known_query_parameters = PagesAPIViewSet.known_query_parameters.union(["content_type", "token"])

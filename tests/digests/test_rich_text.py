@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from wagtail.models import Locale
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.digests.rich_text import clean_rich_text
@@ -156,3 +157,51 @@ def test_what_the_editor_writes_is_left_as_it_is():
 )
 def test_the_allow_list(html, cleaned):
     assert clean_rich_text(html) == (html if cleaned is None else cleaned)
+
+
+@pytest.mark.parametrize("rich_text_format", [None, "html"])
+def test_a_translations_links_lead_to_pages_in_its_own_language(client, settings, rich_text_format):
+    """wagtail-localize keeps the English page's id in a translation's links: the API points
+    them at that page's translation when it shows it, else at the English page, in a detail
+    and a listing, whatever language the request asks in."""
+    settings.API_RESPONSE_CACHE_SECONDS = 0
+    english = DigestPage.objects.filter(locale__language_code="en").order_by("path")
+    target, untranslated_target = english[0], english[1]
+    chinese_target = target.get_translation(Locale.objects.get(language_code="zh-hant"))
+    untranslated_target.get_translation(Locale.objects.get(language_code="zh-hant")).unpublish()
+    linking = english[2].get_translation(Locale.objects.get(language_code="zh-hant"))
+    store_body(
+        linking,
+        f'<p><a linktype="page" id="{target.pk}">譯</a> '
+        f'<a linktype="page" id="{untranslated_target.pk}">原</a></p>',
+    )
+    params = {"rich_text_format": rich_text_format} if rich_text_format else {}
+
+    detail = client.get(f"/api/v2/pages/{linking.pk}/", params, HTTP_ACCEPT_LANGUAGE="en")
+    listing = client.get(
+        "/api/v2/pages/",
+        {"type": "digests.DigestPage", "locale": "zh-hant", "fields": "body", **params},
+    ).json()["items"]
+
+    item = next(item for item in listing if item["id"] == linking.pk)
+    for value in (detail.json()["body"][0]["value"], item["body"][0]["value"]):
+        if rich_text_format == "html":
+            assert f'href="{chinese_target.url}"' in value and "/zh-hant/" in chinese_target.url
+            assert f'href="{untranslated_target.url}"' in value
+        else:
+            assert f'id="{chinese_target.pk}"' in value and f'id="{target.pk}"' not in value
+            assert f'id="{untranslated_target.pk}"' in value
+
+
+def test_an_english_pages_links_stay_english_when_the_request_asks_in_chinese(client, settings):
+    settings.API_RESPONSE_CACHE_SECONDS = 0
+    english = DigestPage.objects.filter(locale__language_code="en").order_by("path")
+    store_body(english[2], f'<p><a linktype="page" id="{english[0].pk}">see</a></p>')
+
+    value = client.get(
+        f"/api/v2/pages/{english[2].pk}/",
+        {"rich_text_format": "html"},
+        HTTP_ACCEPT_LANGUAGE="zh-hant",
+    ).json()["body"][0]["value"]
+
+    assert f'href="{english[0].url}"' in value and "/zh-hant/" not in value

@@ -55,6 +55,7 @@ def test_preview_serves_the_draft_while_the_pages_api_serves_the_live_page(clien
     response = client.get("/api/v2/page_preview/" + api_query(url) + "&rich_text_format=html")
     assert response.status_code == 200
     data = response.json()
+    assert response.content.startswith(b'{"id":')  # compact, as every API answer
     assert data["title"] == "FabricPerf, revised"
     assert data["summary"] == "A draft summary."
     assert data["meta"]["type"] == "digests.DigestPage"
