@@ -27,11 +27,14 @@ from functools import cache
 from urllib.parse import urljoin
 
 from django.conf import settings
-from django.db.models import Q
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import Model, Q
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import Signal
 from django.urls import reverse
-from wagtail.models import Locale, Page, PageViewRestriction, Site
+from wagtail.documents import get_document_model
+from wagtail.images import get_image_model
+from wagtail.models import Locale, Page, PageViewRestriction, ReferenceIndex, Site
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
 from cms.ops.frontend_cache import purge_after_commit
@@ -46,6 +49,7 @@ PRIVACY = "privacy"
 PAPER = "paper"  # an editor's save of a paper, its authors, affiliations or links
 PAPERS_SYNCED = "papers_changed"  # the sync worker's batched writes
 TRANSLATION = "translation"  # wagtail-localize rows behind a page's translation_status
+MEDIA = "media"  # an image or document saved or deleted
 SITE = "site"
 LOCALE = "locale"
 EVERYTHING = "everything"  # a bulk writer's batch (see `batched`)
@@ -63,6 +67,7 @@ REACH: dict[str, frozenset[str]] = {
     PAPER: frozenset({"papers", "digests of papers"}),
     PAPERS_SYNCED: frozenset({"papers", "digests of papers"}),
     TRANSLATION: frozenset({"page"}),
+    MEDIA: frozenset({"pages using it"}),  # its endpoint's listing and detail besides
     SITE: frozenset({"everything"}),
     LOCALE: frozenset({"everything"}),
     EVERYTHING: frozenset({"everything"}),
@@ -71,7 +76,10 @@ REACH: dict[str, frozenset[str]] = {
 # Writes that can change which pages are public (or which languages pages are translated into,
 # cms.translation.status): all but a paper's, which changes what digests show, never whether
 # they are shown.
-CHANGES_VISIBILITY = frozenset(REACH) - {PAPER, PAPERS_SYNCED}
+CHANGES_VISIBILITY = frozenset(REACH) - {PAPER, PAPERS_SYNCED, MEDIA}
+
+# The API endpoint of each media model's rows (cms.api).
+MEDIA_ENDPOINTS = {"wagtailimages.image": "images", "wagtaildocs.document": "documents"}
 
 
 @dataclass(frozen=True)
@@ -85,6 +93,7 @@ class Write:
     old_parent_id: int | None = None
     # PAPER, PAPERS_SYNCED: (paper id, the fields written) where the writer knows them.
     paper_fields: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    media: Model | None = None  # MEDIA: the image or document
 
 
 def stale_page_ids(write: Write) -> set[int] | None:
@@ -109,6 +118,11 @@ def stale_page_ids(write: Write) -> set[int] | None:
         condition |= Q(pk=write.old_parent_id)
     if write.pages is not None:
         condition |= write.pages
+    if "pages using it" in reach and write.media is not None:
+        uses = ReferenceIndex.get_references_to(write.media).filter(
+            base_content_type=ContentType.objects.get_for_model(Page)
+        )
+        condition |= Q(pk__in=[int(pk) for pk in uses.values_list("object_id", flat=True)])
     if "digests of papers" in reach:
         from cms.digests.models import DigestPage
 
@@ -158,6 +172,12 @@ def changed_urls(write: Write) -> list[str]:
         paths.append(reverse("wagtailapi:papers:listing"))
         for pk in sorted(paper_ids):
             paths += [reverse("wagtailapi:papers:detail", args=[pk]), *cite_paths(pk)]
+    if write.media is not None:
+        endpoint = MEDIA_ENDPOINTS[write.media._meta.label_lower]
+        paths += [
+            reverse(f"wagtailapi:{endpoint}:listing"),
+            reverse(f"wagtailapi:{endpoint}:detail", args=[write.media.pk]),
+        ]
     base = settings.WAGTAILAPI_BASE_URL
     return [urljoin(base, path) for path in dict.fromkeys(paths)]
 
@@ -252,6 +272,11 @@ def _papers_synced(
     record(Write(PAPERS_SYNCED, paper_ids=paper_ids, paper_fields=known))
 
 
+def _media(sender, instance: Model, raw: bool = False, **kwargs) -> None:
+    if not raw:
+        record(Write(MEDIA, media=instance))
+
+
 def _site(sender, raw: bool = False, **kwargs) -> None:
     if not raw:
         record(Write(SITE))
@@ -272,6 +297,7 @@ def connect() -> None:
     post_delete.connect(_deleted, dispatch_uid="stale-delete")
     papers_changed.connect(_papers_synced, dispatch_uid="stale-papers-changed")
     receivers = [(PageViewRestriction, _privacy), (Site, _site), (Locale, _locale)]
+    receivers += [(get_image_model(), _media), (get_document_model(), _media)]
     receivers += [(model, _paper) for model in (Paper, PaperAuthor, PaperAffiliation, PaperLink)]
     for model, receiver in receivers:
         for signal in (post_save, post_delete):

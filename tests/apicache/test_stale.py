@@ -312,3 +312,64 @@ def test_no_frontend_cache_configured_means_no_purge(
         publish_digest_title()
     bumps = cache_callbacks(callbacks)
     assert recording_cdn == [] and [bump.func for bump in bumps] == [_set_new_version]
+
+
+@pytest.mark.parametrize("endpoint", ["images", "documents"])
+def test_an_image_or_document_write_is_stale_in_every_layer(
+    client, recording_cdn, django_capture_on_commit_callbacks, endpoint
+):
+    """Upload, retitle, delete: the media endpoints never answer from before the write, and
+    the CDN is purged of the listing and the item's detail."""
+    from django.core.files.base import ContentFile
+    from wagtail.documents import get_document_model
+    from wagtail.images import get_image_model
+    from wagtail.images.tests.utils import get_test_image_file
+
+    def upload():
+        if endpoint == "images":
+            return get_image_model().objects.create(title="Figure 1", file=get_test_image_file())
+        return get_document_model().objects.create(
+            title="Slides", file=ContentFile(b"x", name="slides.txt")
+        )
+
+    listing = f"/api/v2/{endpoint}/"
+    assert client.get(listing).json()["meta"]["total_count"] == 0  # now cached
+    with django_capture_on_commit_callbacks(execute=True):
+        item = upload()
+    assert client.get(listing).json()["meta"]["total_count"] == 1
+    detail = f"/api/v2/{endpoint}/{item.pk}/"
+    assert {BASE + listing, BASE + detail} <= set(recording_cdn)
+
+    assert client.get(detail).json()["title"] in ("Figure 1", "Slides")  # now cached
+    with django_capture_on_commit_callbacks(execute=True):
+        item.title = "Renamed"
+        item.save()
+    assert client.get(detail).json()["title"] == "Renamed"
+
+    recording_cdn.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        item.delete()
+    assert client.get(detail).status_code == 404
+    assert client.get(listing).json()["meta"]["total_count"] == 0
+    assert {BASE + listing, BASE + detail} <= set(recording_cdn)
+
+
+def test_an_image_write_purges_the_pages_that_show_it(
+    recording_cdn, django_capture_on_commit_callbacks
+):
+    from wagtail.images import get_image_model
+    from wagtail.images.tests.utils import get_test_image_file
+
+    image = get_image_model().objects.create(title="Figure 1", file=get_test_image_file())
+    page = en_digest()
+    page.body.append(("figure", {"image": image, "caption": "A figure", "alt_text": "x"}))
+    with django_capture_on_commit_callbacks(execute=True):
+        page.save_revision().publish()
+    recording_cdn.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        image.title = "Renamed"
+        image.save()
+
+    assert f"{BASE}/api/v2/pages/{page.pk}/" in recording_cdn
+    assert f"{BASE}/api/v2/pages/{zh_digest().pk}/" not in recording_cdn  # it shows no figure
