@@ -8,7 +8,8 @@ class TranslationConfig(AppConfig):
     verbose_name = _("Translation")
 
     def ready(self) -> None:
-        from . import notifications, signals
+        from . import notifications, signals, tree
 
         signals.connect()
+        tree.connect()
         notifications.connect()

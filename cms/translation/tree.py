@@ -1,0 +1,42 @@
+"""Translations follow their source page when an editor moves it.
+
+Neither Wagtail nor wagtail-localize moves a page's translations with it, and translators may
+not move pages, so a zh-hant digest stayed under its old topic's translation: that topic listed
+a digest its English topic no longer had. When an English page moves to another parent, each of
+its translations (and untranslated placeholders) that sat under the old parent's translation
+moves under the new parent's translation in its language. Where the new parent has no
+translation in that language yet, the translation stays where it is.
+
+The move is the system's, not the editor's (their role writes English only), so it goes
+through `Page.move` without a user; Wagtail's move view has a hook for cascading a move
+(`construct_translated_pages_to_cascade_actions`), but it moves the translations as the
+editor, whom the zh-hant tree refuses.
+"""
+
+from __future__ import annotations
+
+from wagtail.models import Page
+from wagtail.signals import post_page_move
+
+from .roles import SOURCE_LANGUAGE
+
+
+def follow_source(
+    sender, instance: Page, parent_page_before: Page, parent_page_after: Page, **kwargs
+) -> None:
+    """Move `instance`'s translations after it (see the module's docstring)."""
+    if parent_page_before.pk == parent_page_after.pk:
+        return  # reordered among its siblings
+    if instance.locale.language_code != SOURCE_LANGUAGE:
+        return
+    for translation in Page.objects.translation_of(instance).select_related("locale"):
+        old_parent = translation.get_parent()
+        if old_parent is None or old_parent.translation_key != parent_page_before.translation_key:
+            continue  # placed elsewhere by hand: left there
+        new_parent = parent_page_after.get_translation_or_none(translation.locale)
+        if new_parent is not None:
+            translation.move(new_parent, pos="last-child")
+
+
+def connect() -> None:
+    post_page_move.connect(follow_source, dispatch_uid="translations-follow-source")

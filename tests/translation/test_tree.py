@@ -1,0 +1,57 @@
+"""An editor moves an English digest to another topic: its zh-hant translation follows, so the
+zh-hant topics list what their English topics list (cms.translation.tree)."""
+
+import pytest
+from django.urls import reverse
+from wagtail.models import Locale, Page
+
+from cms.digests.models import DigestPage, TopicPage
+from cms.translation.roles import EDITORS
+from tests.users import member
+
+pytestmark = pytest.mark.django_db
+
+
+def zh(page):
+    return page.get_translation(Locale.objects.get(language_code="zh-hant"))
+
+
+def topic_slugs(client, topic) -> list[str]:
+    response = client.get(f"/api/v2/pages/{topic.pk}/", {"fields": "digests"})
+    return [digest["slug"] for digest in response.json()["digests"]]
+
+
+def move_as_editor(client, page, destination):
+    client.force_login(member(EDITORS))
+    url = reverse("wagtailadmin_pages:move_confirm", args=[page.pk, destination.pk])
+    response = client.post(url)
+    assert response.status_code == 302, response.content[:500]
+
+
+def test_the_translation_moves_under_the_new_topics_translation(client, settings):
+    settings.API_RESPONSE_CACHE_SECONDS = 0
+    digest = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
+    old_topic = digest.get_parent()
+    new_topic = TopicPage.objects.filter(locale=digest.locale).exclude(pk=old_topic.pk).first()
+    translation = zh(digest)
+
+    move_as_editor(client, digest, new_topic)
+
+    digest, translation = (Page.objects.get(pk=page.pk) for page in (digest, translation))
+    assert digest.get_parent().pk == new_topic.pk
+    assert translation.get_parent().pk == zh(new_topic).pk
+    assert translation.url.startswith(f"/zh-hant/{zh(new_topic).slug}/")
+    assert translation.slug in topic_slugs(client, zh(new_topic))
+    assert translation.slug not in topic_slugs(client, zh(old_topic))
+
+
+def test_a_destination_not_yet_translated_leaves_the_translation_where_it_is(client):
+    digest = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
+    old_zh_parent = zh(digest).get_parent()
+    english_root = digest.get_parent().get_parent()
+    new_topic = english_root.add_child(instance=TopicPage(title="Only in English", slug="solo"))
+
+    move_as_editor(client, digest, new_topic)
+
+    assert Page.objects.get(pk=digest.pk).get_parent().pk == new_topic.pk
+    assert Page.objects.get(pk=zh(digest).pk).get_parent().pk == old_zh_parent.pk
