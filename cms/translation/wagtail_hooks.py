@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.urls import include, path, reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from wagtail import hooks
 from wagtail.admin.menu import MenuItem
 from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
@@ -21,6 +21,7 @@ from .machine_translators import is_traditional_chinese
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
 from .queue_views import OpenTranslationView, TranslationQueueView
+from .status import translation_status
 from .views import SYNC_PERMISSION, SyncOutOfDateView, TranslationStatusReportView
 
 
@@ -144,12 +145,34 @@ def guard_traditional_chinese(request, page):
         if reason:
             messages.error(request, reason)
             return redirect(request.path)
+        warn_about_unreviewed_texts(request, page)
         return None
     if request.method == "GET":
         findings = policy.guard_findings(page, translation)
         if findings:
             messages.warning(request, policy.guard_message(findings))
     return None
+
+
+def warn_about_unreviewed_texts(request, page: Page) -> None:
+    """On publish: how many texts go live as a machine or a sync's previous translation filled
+    them, not reviewed by the translator (advice, as the glossary's: it does not refuse)."""
+    status = translation_status(page)
+    count = status.machine_segments if status is not None else 0
+    if count:
+        messages.warning(
+            request,
+            ngettext(
+                "%(count)d text was filled in automatically (machine translation or the "
+                "previous translation of changed English) and not reviewed; it goes live as it "
+                "is.",
+                "%(count)d texts were filled in automatically (machine translation or the "
+                "previous translation of changed English) and not reviewed; they go live as "
+                "they are.",
+                count,
+            )
+            % {"count": count},
+        )
 
 
 @hooks.register("before_publish_page")

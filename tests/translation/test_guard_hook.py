@@ -76,3 +76,22 @@ def test_publishing_a_translation_with_untranslated_texts_is_refused(
     page = DigestPage.objects.get(pk=digest_zh.pk)
     assert page.live_revision_id == before
     assert page.summary != digest_en.summary
+
+
+def test_publishing_texts_nobody_reviewed_says_how_many(
+    client, translator, digest_en, digest_zh, zh_locale, django_capture_on_commit_callbacks
+):
+    """A sync's previous translation (or a machine's) goes live if the translator publishes
+    it, but they are told it was not reviewed."""
+    StringTranslation.objects.filter(
+        locale=zh_locale, context__object_id=digest_en.translation_key, context__path="summary"
+    ).update(translation_type=StringTranslation.TRANSLATION_TYPE_MACHINE)
+    client.force_login(translator)
+    url = reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
+    before = DigestPage.objects.get(pk=digest_zh.pk).live_revision_id
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"action": "publish"}, follow=True)
+
+    assert "1 text was filled in automatically" in response.content.decode()
+    assert DigestPage.objects.get(pk=digest_zh.pk).live_revision_id != before
