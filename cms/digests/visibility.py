@@ -214,16 +214,12 @@ def link_targets(request: HttpRequest, ids: Iterable[int], language: str) -> dic
             .only(*fields, "locale__language_code")
         )
         elsewhere = {p.translation_key for p in pages if p.locale.language_code != language}
-        translations = (
-            {
-                page.translation_key: page
-                for page in Page.objects.filter(
-                    translation_key__in=elsewhere, locale__language_code=language
-                ).only(*fields)
-            }
-            if elsewhere
-            else {}
-        )
+        translations = {}
+        if elsewhere:  # one query more, only for links into another language
+            found = Page.objects.filter(
+                translation_key__in=elsewhere, locale__language_code=language
+            ).only(*fields)
+            translations = {page.translation_key: page for page in found}
         public = {p.pk for p in public_rule(request).public_among([*pages, *translations.values()])}
         known.update({(pk, language): None for pk in wanted})
         for page in pages:
