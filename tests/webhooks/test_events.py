@@ -83,10 +83,15 @@ def test_page_moved_names_both_parents(endpoint, receiver):
     page = digest()
     old_parent = page.get_parent()
     new_parent = TopicPage.objects.filter(locale=page.locale).exclude(pk=old_parent.pk).first()
+    translation = page.get_translation(Locale.objects.get(language_code="zh-hant"))
     page.move(new_parent, pos="last-child")
 
-    data = only_event(receiver, "page.moved")
-    assert data["page"]["id"] == page.pk
+    assert deliver_pending() == ["delivered"] * Delivery.objects.count()
+    moved = {
+        p["data"]["page"]["id"]: p["data"] for p in receiver.payloads() if p["type"] == "page.moved"
+    }
+    assert set(moved) == {page.pk, translation.pk}  # the translation follows (translation.tree)
+    data = moved[page.pk]
     assert data["old_parent_id"] == old_parent.pk
     assert f"{API}pages/{old_parent.pk}/" in data["changed_urls"]
     assert f"{API}pages/{new_parent.pk}/" in data["changed_urls"]
