@@ -49,24 +49,21 @@ class CacheControlMixin:
         return add_cache_control(response, private=private)
 
 
-class CompactJSONMixin:
-    """For Wagtail API viewsets: compact JSON unless the client asks for indentation.
+class JSONBodyMixin:
+    """For Wagtail API viewsets: how a body goes out.
 
-    Wagtail pretty-prints every response (indent=4), which doubles its size and makes the json
-    module fall back from its C encoder to the pure-Python one: a third of the time of a list
-    request. A reader who wants it indented sends `Accept: application/json; indent=4`, which
-    DRF's JSONRenderer honours.
+    - Compact JSON unless the client asks for indentation. Wagtail pretty-prints every response
+      (indent=4), which doubles its size and makes the json module fall back from its C encoder
+      to the pure-Python one: a third of the time of a list request. A reader who wants it
+      indented sends `Accept: application/json; indent=4`, which DRF's JSONRenderer honours.
+    - Every error body is `{"message": ...}`, as Wagtail's own 400s and 404s are; DRF's (405
+      for a POST, 406 for an Accept no renderer offers) say `detail`.
     """
 
     def get_renderer_context(self):
         context = super().get_renderer_context()
         context.pop("indent", None)
         return context
-
-
-class MessageErrorsMixin:
-    """For Wagtail API viewsets: every error body is `{"message": ...}`, as Wagtail's own 400s
-    and 404s are. DRF's (405 for a POST, 406 for an Accept no renderer offers) say `detail`."""
 
     def handle_exception(self, exc):
         response = super().handle_exception(exc)

@@ -8,7 +8,7 @@ from wagtail.api.v2.filters import FieldsFilter
 from wagtail.documents.api.v2.views import DocumentsAPIViewSet as WagtailDocumentsAPIViewSet
 from wagtail.images.api.v2.views import ImagesAPIViewSet as WagtailImagesAPIViewSet
 
-from cms.api_http import CacheControlMixin, CompactJSONMixin, MessageErrorsMixin
+from cms.api_http import CacheControlMixin, JSONBodyMixin
 from cms.api_params import StrictOrderingFilter, StrictQueryParametersMixin
 from cms.digests.api_filters import CheckedSearchFilter
 
@@ -34,8 +34,7 @@ MEDIA_FILTERS = [FieldsFilter, StrictOrderingFilter, TitleSearchFilter]
 
 class ImagesAPIViewSet(
     CacheControlMixin,
-    CompactJSONMixin,
-    MessageErrorsMixin,
+    JSONBodyMixin,
     StrictQueryParametersMixin,
     WagtailImagesAPIViewSet,
 ):
@@ -44,8 +43,7 @@ class ImagesAPIViewSet(
 
 class DocumentsAPIViewSet(
     CacheControlMixin,
-    CompactJSONMixin,
-    MessageErrorsMixin,
+    JSONBodyMixin,
     StrictQueryParametersMixin,
     WagtailDocumentsAPIViewSet,
 ):

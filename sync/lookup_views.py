@@ -26,7 +26,7 @@ from django.views.generic import View
 from wagtail.admin.auth import permission_denied
 from wagtail.admin.modal_workflow import render_modal_workflow
 
-from cms.papers.extensions import chooser_creation_panel, typed_paper_fields
+from cms.papers.extensions import chooser_creation_panel
 from cms.papers.models import Paper
 
 from . import lookup, services
@@ -109,8 +109,7 @@ class AddFromIdentifierView(View):
         }
         if self.in_chooser:
             extras = render_to_string("sync/lookup_chooser_panel.html", context, self.request)
-            typed = typed_paper_fields(self.request.POST)
-            html = chooser_creation_panel(self.request, extras, typed)
+            html = chooser_creation_panel(self.request, extras)
             return render_modal_workflow(
                 self.request,
                 None,

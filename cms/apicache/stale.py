@@ -78,9 +78,6 @@ REACH: dict[str, frozenset[str]] = {
 # they are shown.
 CHANGES_VISIBILITY = frozenset(REACH) - {PAPER, PAPERS_SYNCED, MEDIA}
 
-# The API endpoint of each media model's rows (cms.api).
-MEDIA_ENDPOINTS = {"wagtailimages.image": "images", "wagtaildocs.document": "documents"}
-
 
 @dataclass(frozen=True)
 class Write:
@@ -172,8 +169,8 @@ def changed_urls(write: Write) -> list[str]:
         paths.append(reverse("wagtailapi:papers:listing"))
         for pk in sorted(paper_ids):
             paths += [reverse("wagtailapi:papers:detail", args=[pk]), *cite_paths(pk)]
-    if write.media is not None:
-        endpoint = MEDIA_ENDPOINTS[write.media._meta.label_lower]
+    if write.media is not None:  # the site's image or document model (cms.api's endpoints)
+        endpoint = "images" if isinstance(write.media, get_image_model()) else "documents"
         paths += [
             reverse(f"wagtailapi:{endpoint}:listing"),
             reverse(f"wagtailapi:{endpoint}:detail", args=[write.media.pk]),

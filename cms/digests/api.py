@@ -22,7 +22,7 @@ from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
 from wagtail.models import Page
 
-from cms.api_http import CacheControlMixin, CompactJSONMixin, MessageErrorsMixin
+from cms.api_http import CacheControlMixin, JSONBodyMixin
 from cms.api_params import StrictFieldsFilter, StrictOrderingFilter, StrictQueryParametersMixin
 from cms.api_serializers import PageSerializer
 from cms.papers.selectors import attach_paper_parts
@@ -45,8 +45,7 @@ RICH_TEXT_STREAMS = frozenset({"body", "commentary"})
 
 class PagesAPIViewSet(
     CacheControlMixin,
-    CompactJSONMixin,
-    MessageErrorsMixin,
+    JSONBodyMixin,
     StrictQueryParametersMixin,
     WagtailPagesAPIViewSet,
 ):

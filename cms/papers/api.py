@@ -7,7 +7,7 @@ digests of one language): see cms.papers.selectors.papers_on_public_pages.
 from wagtail.api.v2.serializers import BaseSerializer
 from wagtail.api.v2.views import BaseAPIViewSet
 
-from cms.api_http import CacheControlMixin, CompactJSONMixin, MessageErrorsMixin
+from cms.api_http import CacheControlMixin, JSONBodyMixin
 from cms.api_params import StrictFieldsFilter, StrictOrderingFilter, StrictQueryParametersMixin
 from cms.digests.api_filters import requested_language
 from cms.digests.visibility import depends_on_requester
@@ -21,8 +21,7 @@ from .selectors import attach_paper_parts, papers_on_public_pages
 class PapersAPIViewSet(
     CitationNegotiationMixin,
     CacheControlMixin,
-    CompactJSONMixin,
-    MessageErrorsMixin,
+    JSONBodyMixin,
     StrictQueryParametersMixin,
     BaseAPIViewSet,
 ):

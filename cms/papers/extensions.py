@@ -10,7 +10,7 @@
   "reshow_creation_form" step (`chooser_creation_panel` renders the panel, the paper form
   still below what the view shows, with what was typed into it), or the chosen paper. The
   paper form is marked `data-paper-form`; a script of the extension may post its values along
-  as `paper-<field>` (see `typed_paper_fields`).
+  as `paper-<field>`, and the panel shows them again (`typed_paper_fields`).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def typed_paper_fields(data: QueryDict) -> dict[str, str]:
     }
 
 
-def chooser_creation_panel(request, extras: str, typed: dict[str, str] | None = None) -> str:
+def chooser_creation_panel(request, extras: str) -> str:
     """The chooser's whole "New paper" panel with `extras` above the paper form, as a view
     behind `insert_paper_chooser_creation_html` answers a reshow step: an editor whose lookup
     found nothing can still enter the paper by hand, and finds what they had typed."""
@@ -57,7 +57,7 @@ def chooser_creation_panel(request, extras: str, typed: dict[str, str] | None = 
     context = {
         "view": {"creation_tab_id": "create"},
         "creation_extras": mark_safe(extras),
-        "creation_form": viewset.creation_form_class(initial=typed or {}),
+        "creation_form": viewset.creation_form_class(initial=typed_paper_fields(request.POST)),
         "create_action_url": reverse("wagtailsnippetchoosers_papers_paper:create"),
         "create_action_label": viewset.create_action_label,
         "create_action_clicked_label": viewset.create_action_clicked_label,

@@ -17,7 +17,7 @@ from wagtail.api.v2.views import PagesAPIViewSet
 from wagtail.models import Page
 from wagtail_headless_preview.models import HeadlessPreviewMixin, PagePreview
 
-from cms.api_http import CompactJSONMixin, MessageErrorsMixin
+from cms.api_http import JSONBodyMixin
 from cms.api_params import StrictQueryParametersMixin, reject_unknown_parameters
 from cms.api_serializers import PageSerializer
 
@@ -31,7 +31,7 @@ class PreviewExpired(Http404):
     """The token was valid once but is older than PREVIEW_TOKEN_MAX_AGE."""
 
 
-class PagePreviewAPIViewSet(CompactJSONMixin, MessageErrorsMixin, PagesAPIViewSet):
+class PagePreviewAPIViewSet(JSONBodyMixin, PagesAPIViewSet):
     """One draft page per request, serialized with the same fields and serializer as the pages
     detail view (Wagtail's viewset: the public pages' rules and caching do not apply)."""
 

@@ -11,7 +11,8 @@ Python come with a whole localisation toolkit (translate-toolkit) for the dozen 
 Uploads are parsed with defusedxml, so an entity bomb or external entity is refused. TBX v3
 files (`tbx`, `conceptEntry`, `langSec`, `termSec`, as Weblate and others export) are read too.
 
-Which langSet is the Traditional Chinese one is decided by `is_traditional_chinese`; a
+Which langSet is the Traditional Chinese one is decided by
+cms.translation.zh_hant.is_traditional_chinese, as for locales and machine translation; a
 Simplified Chinese langSet (zh-Hans, zh-CN, zh-SG, or plain zh) is ignored, and an entry with
 no Traditional one is refused.
 
@@ -40,6 +41,8 @@ from django.db import transaction
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from cms.translation.zh_hant import is_traditional_chinese, language_subtags
 
 from .models import GlossaryTerm
 from .rules import Entry, Glossary, rule_errors
@@ -205,27 +208,6 @@ def descendants(element, *names: str):
 def first_text(element, *names: str) -> str:
     found = descendants(element, *names)
     return (found[0].text or "").strip() if found else ""
-
-
-def language_subtags(tag: str) -> list[str]:
-    return tag.strip().replace("_", "-").lower().split("-")
-
-
-def is_traditional_chinese(tag: str) -> bool:
-    """Whether a BCP 47 language tag (any case) names Traditional Chinese.
-
-    Chinese written in the Hant script (zh-Hant, zh-Hant-TW, zh-Hant-CN), or Chinese of a
-    region where Traditional is the norm when no script is named (zh-TW, zh-HK, zh-MO). Plain
-    `zh` names no script, and most tools mean Simplified by it, so like zh-Hans, zh-CN and zh-SG
-    it does not count: we would rather refuse an entry than store a Simplified term.
-    """
-    primary, *rest = language_subtags(tag)
-    if primary != "zh":
-        return False
-    scripts = [subtag for subtag in rest if len(subtag) == 4 and subtag.isalpha()]
-    if scripts:
-        return scripts[0] == "hant"
-    return any(subtag in ("tw", "hk", "mo") for subtag in rest)
 
 
 def entry_label(number: int, entry) -> str:
@@ -396,12 +378,6 @@ def apply(plan: list[tuple[GlossaryTerm, bool]]) -> tuple[int, int]:
         term.save()
     added = sum(created for _term, created in plan)
     return added, len(plan) - added
-
-
-@transaction.atomic
-def import_rows(rows: list[TermRow]) -> tuple[int, int]:
-    """Add or update each term; returns (added, updated). Validates all rows first."""
-    return apply(plan_import(rows))
 
 
 def read_upload(upload) -> bytes:

@@ -16,24 +16,19 @@ from wagtail_localize.machine_translators.deepl import DeepLTranslator
 from wagtail_localize.machine_translators.dummy import DummyTranslator
 from wagtail_localize.strings import StringValue
 
-from .zh_hant import find_simplified, to_traditional
+from .zh_hant import find_simplified, is_traditional_chinese, to_traditional
 
 logger = logging.getLogger(__name__)
 
 # Our locale codes for Traditional Chinese, and the one DeepL expects for them.
-TRADITIONAL_CHINESE_CODES = frozenset({"zh-hant", "zh-tw", "zh-hk", "zh-mo"})
 DEEPL_TRADITIONAL_CHINESE = "ZH-HANT"
-
-
-def is_traditional_chinese(locale: Locale) -> bool:
-    return locale.language_code.lower() in TRADITIONAL_CHINESE_CODES
 
 
 def keep_traditional(
     target_locale: Locale, translations: dict[StringValue, StringValue]
 ) -> dict[StringValue, StringValue | None]:
     """Convert Simplified characters in machine output; drop strings that cannot be fixed."""
-    if not is_traditional_chinese(target_locale):
+    if not is_traditional_chinese(target_locale.language_code):
         return translations
     guarded: dict[StringValue, StringValue | None] = {}
     for source, translated in translations.items():
@@ -59,7 +54,7 @@ class TraditionalChineseDeepLTranslator(DeepLTranslator):
 
     def get_parameters(self, source_locale: Locale, target_locale: Locale, strings) -> dict:
         parameters = super().get_parameters(source_locale, target_locale, strings)
-        if is_traditional_chinese(target_locale):
+        if is_traditional_chinese(target_locale.language_code):
             parameters["target_lang"] = DEEPL_TRADITIONAL_CHINESE
         return parameters
 

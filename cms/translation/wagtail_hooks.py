@@ -17,12 +17,12 @@ from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 
 from . import localize_views, policy
-from .machine_translators import is_traditional_chinese
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
 from .queue_views import OpenTranslationView, TranslationQueueView
 from .status import translation_status
 from .views import SYNC_PERMISSION, SyncOutOfDateView, TranslationStatusReportView
+from .zh_hant import is_traditional_chinese
 
 
 @hooks.register("register_admin_urls", order=-1)
@@ -135,7 +135,7 @@ def guard_traditional_chinese(request, page):
     Runs before wagtail-localize's own hook, which replaces the edit view with its translation
     editor for translated pages; that editor shows these messages above the segments.
     """
-    if not is_traditional_chinese(page.locale):
+    if not is_traditional_chinese(page.locale.language_code):
         return None
     translation = policy.translation_into(page)
     if translation is None:

@@ -24,6 +24,29 @@ import opencc
 OPENCC_DIR = Path(opencc.__file__).parent / "clib"
 
 
+def language_subtags(tag: str) -> list[str]:
+    """A BCP 47 language tag's subtags, lower-case (`zh_Hant_TW` -> ["zh", "hant", "tw"])."""
+    return tag.strip().replace("_", "-").lower().split("-")
+
+
+def is_traditional_chinese(tag: str) -> bool:
+    """Whether a language tag (any case) names Traditional Chinese: the one answer for locales,
+    machine translation and glossary files.
+
+    Chinese written in the Hant script (zh-Hant, zh-Hant-TW, zh-Hant-CN), or Chinese of a
+    region where Traditional is the norm when no script is named (zh-TW, zh-HK, zh-MO). Plain
+    `zh` names no script, and most tools mean Simplified by it, so like zh-Hans, zh-CN and zh-SG
+    it does not count.
+    """
+    primary, *rest = language_subtags(tag)
+    if primary != "zh":
+        return False
+    scripts = [subtag for subtag in rest if len(subtag) == 4 and subtag.isalpha()]
+    if scripts:
+        return scripts[0] == "hant"
+    return any(subtag in ("tw", "hk", "mo") for subtag in rest)
+
+
 class OpenCCDataMissing(RuntimeError):
     """The installed `opencc` package lacks the dictionaries or the tool to read them."""
 
