@@ -248,16 +248,13 @@ def _sentence(message: str) -> str:
     return message if message.endswith((".", "!", "?")) else f"{message}."
 
 
-def _write_chunk(items: list[_Planned], writing: _Writing, fetched_at: str) -> set[int]:
-    """Some papers' content and state, and the run's counts, in one transaction; the ids
-    written (not those another worker did already, nor those whose lease this one lost)."""
-    with transaction.atomic():
-        return _write_chunk_now(items, writing, fetched_at)
-
-
-def _write_chunk_now(items: list[_Planned], writing: _Writing, fetched_at: str) -> set[int]:
+def _write_chunk(items: list[_Planned], writing: _Writing) -> set[int]:
+    """Some papers' content and state, and the run's counts (call inside the transaction that
+    read and locked the papers); the ids written (not those another worker did already, nor
+    those whose lease this one lost)."""
     pks = [item.paper.pk for item in items]
     run = writing.run
+    fetched_at = timezone.now().isoformat(timespec="seconds")
     states = {
         state.paper_id: state
         for state in PaperSyncState.objects.select_for_update().filter(paper_id__in=pks)
@@ -314,18 +311,30 @@ def _write_chunk_now(items: list[_Planned], writing: _Writing, fetched_at: str) 
     return {item.paper.pk for item in held}
 
 
-def _write(items: list[_Planned], writing: _Writing, fetched_at: str) -> set[int]:
-    """Write a chunk; if a constraint fails (a DOI taken meanwhile), paper by paper instead."""
+def _write(
+    answered: list[PaperAnswers], writing: _Writing, claimed: dict[str, int], *, doi: bool = True
+) -> tuple[list[_Planned], set[int]]:
+    """Read, plan and write a chunk in one transaction, its papers' rows locked from the read
+    to the write: an editor's save lands either before, and is planned around (a field they
+    locked stays theirs), or after, as a later save. If a constraint fails (a DOI taken
+    meanwhile), paper by paper, and a paper that still fails without its DOI change."""
     try:
-        return _write_chunk(items, writing, fetched_at)
+        with transaction.atomic():
+            planned = _plan_chunk(answered, claimed, lock=True)
+            if not doi:
+                for item in planned:
+                    item.changes = [c for c in item.changes if c.field != "doi"]
+                    item.errors["doi"] = "Could not write the DOI: another paper took it meanwhile"
+            return planned, _write_chunk(planned, writing) if planned else set()
     except IntegrityError:
-        if len(items) > 1:
-            return set().union(*(_write([item], writing, fetched_at) for item in items))
-    item = items[0]
-    item.paper.refresh_from_db()  # the failed transaction left the instance half-changed
-    item.changes = [c for c in item.changes if c.field != "doi"]
-    item.errors["doi"] = "Could not write the DOI: another paper took it meanwhile"
-    return _write_chunk([item], writing, fetched_at)
+        if not doi:
+            raise
+        if len(answered) > 1:
+            done = [_write([answers], writing, claimed) for answers in answered]
+            return [item for planned, _ in done for item in planned], set().union(
+                *(written for _, written in done)
+            )
+        return _write(answered, writing, claimed, doi=False)
 
 
 def _plan(paper: Paper, answers: PaperAnswers) -> _Planned:
@@ -408,36 +417,16 @@ def _sync_chunk(
     outcome: BatchOutcome,
     progress: Progress | None,
 ) -> None:
-    """Plan and write one chunk of papers, loading them (with their authors, affiliations and
+    """Plan and write one chunk of papers, reading them (with their authors, affiliations and
     links) only now: a batch holds the papers it is writing, not all 500 from its start."""
-    papers = Paper.objects.prefetch_related(*PAPER_PREFETCH).in_bulk(
-        [answers.paper_id for answers in answered]
-    )
-    planned = []
-    for answers in answered:
-        paper = papers.get(answers.paper_id)
-        if paper is None:  # deleted while the sources were asked: nothing left to write
-            outcome.skipped += 1
-            continue
-        planned.append(_plan(paper, answers))
-        outcome.matched += bool(answers.records)  # what is left after refusing unsafe ones
-    if planned:
-        _write_planned(planned, writing, dry_run, claimed, outcome)
-    if progress:
-        progress(len(answered))  # deleted papers too: every paper of the batch is accounted for
-
-
-def _write_planned(
-    chunk: list[_Planned],
-    writing: _Writing,
-    dry_run: bool,
-    claimed: dict[str, int],
-    outcome: BatchOutcome,
-) -> None:
-    _refuse_taken_dois(chunk, claimed)
-    fetched_at = timezone.now().isoformat(timespec="seconds")
-    written = {item.paper.pk for item in chunk} if dry_run else _write(chunk, writing, fetched_at)
-    for item in chunk:
+    if dry_run:
+        planned = _plan_chunk(answered, claimed, lock=False)
+        written = {item.paper.pk for item in planned}
+    else:
+        planned, written = _write(answered, writing, claimed)
+    outcome.skipped += len(answered) - len(planned)  # deleted while the sources were asked
+    for item in planned:
+        outcome.matched += item.matched  # what is left after refusing unsafe records
         outcome.plans[item.paper.pk] = item.changes
         for source, message in item.errors.items():
             error = {"paper": item.paper.pk, "source": source, "message": message}
@@ -447,6 +436,24 @@ def _write_planned(
             outcome.changed += bool(item.changes)
         else:
             outcome.skipped += 1
+    if progress:
+        progress(len(answered))  # deleted papers too: every paper of the batch is accounted for
+
+
+def _plan_chunk(
+    answered: list[PaperAnswers], claimed: dict[str, int], *, lock: bool
+) -> list[_Planned]:
+    """The chunk's papers as they are now (their rows locked for the write when `lock`), each
+    with the changes its sources' answers make; papers deleted meanwhile are left out."""
+    papers = Paper.objects.prefetch_related(*PAPER_PREFETCH).order_by("pk")
+    if lock:
+        papers = papers.select_for_update()
+    found = papers.in_bulk([answers.paper_id for answers in answered])
+    planned = [
+        _plan(found[answers.paper_id], answers) for answers in answered if answers.paper_id in found
+    ]
+    _refuse_taken_dois(planned, claimed)
+    return planned
 
 
 # -- papers added by an editor's lookup ------------------------------------------------------
