@@ -86,3 +86,43 @@ def test_a_slug_clash_is_shown_on_the_content_tab_with_a_link(editor, screenshot
     link = error.first.get_by_role("link")
     assert link.get_attribute("href") == f"/admin/pages/{draft.pk}/edit/"
     assert DigestPage.objects.filter(slug="queuebench").count() == 1
+
+
+def test_a_field_the_editor_fixes_by_hand_is_locked_against_the_sync(editor):
+    from cms.papers.models import PaperAuthor
+
+    paper = Paper.objects.order_by("pk").first()
+    paper.abstract = "First paragraph.\n\nSecond paragraph."  # sent back as CRLF: not an edit
+    paper.provenance = {
+        "title": {"source": "dblp", "fetched_at": "2026-12-01T00:00:00+00:00"},
+        "abstract": {"source": "crossref", "fetched_at": "2026-12-01T00:00:00+00:00"},
+    }
+    paper.locked_fields = []
+    paper.save()
+    PaperAuthor.objects.create(paper=paper, sort_order=0, name="Ada Author", affiliations=["X"])
+    PaperAuthor.objects.create(paper=paper, sort_order=1, name="Bo Author", affiliations=[])
+
+    def save_title(title: str) -> None:
+        editor.fill("#id_title", title)
+        editor.locator("button.action-save").click()
+        editor.wait_for_url("**/admin/snippets/papers/paper/")
+
+    editor.goto(f"/admin/snippets/papers/paper/edit/{paper.pk}/")
+    save_title("A title fixed by hand")
+
+    paper.refresh_from_db()
+    assert paper.title == "A title fixed by hand"
+    assert paper.locked_fields == ["title"]  # only what was changed: not the abstract, authors
+    assert set(paper.provenance) == {"abstract"}  # DBLP no longer holds for the title
+    assert [a.name for a in paper.authors.all()] == ["Ada Author", "Bo Author"]
+
+    editor.goto(f"/admin/snippets/papers/paper/edit/{paper.pk}/")
+    assert editor.locator('input[name="locked_fields"][value="title"]').is_checked()
+    editor.locator('input[name="locked_fields"][value="title"]').uncheck()
+    editor.fill("#id_authors-1-name", "Bo Author-Smith")
+    save_title("Fixed again, for the sync to overwrite")
+
+    paper.refresh_from_db()
+    assert paper.title == "Fixed again, for the sync to overwrite"
+    assert paper.locked_fields == ["authors"]  # the title unticked in the same save: theirs
+    assert [a.name for a in paper.authors.all()] == ["Ada Author", "Bo Author-Smith"]
