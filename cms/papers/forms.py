@@ -1,5 +1,9 @@
 """Admin form for papers: locked fields as checkboxes, and a field fixed by hand stays fixed."""
 
+import hashlib
+import json
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.forms import WagtailAdminModelForm
@@ -15,22 +19,37 @@ class PaperForm(WagtailAdminModelForm):
             "change here is pinned when you save; untick it to let the sync write it again."
         ),
     )
+    # What each lockable field held when the form was opened (rendered by Wagtail as a field
+    # no panel claims): an edit is what differs from it, not from what a sync wrote since.
+    loaded = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         from .models import LOCKABLE_FIELDS
 
         self.fields["locked_fields"].choices = LOCKABLE_FIELDS
+        if self.instance.pk is not None and not self.is_bound:
+            self.initial["loaded"] = json.dumps(fingerprints(self.stored_values(self.instance)))
 
     def save(self, commit: bool = True):
         """Lock the fields of an existing paper that the editor changed by hand, so that the
         next sync keeps their fix, unless they untick that lock in the same save; the source
-        named in such a field's provenance no longer holds, so its entry goes."""
+        named in such a field's provenance no longer holds, so its entry goes. A field they
+        did not touch keeps what a sync wrote while the form was open."""
         paper = self.instance
         if paper.pk is not None:
             stored = type(paper).objects.get(pk=paper.pk)
+            stored_values = self.stored_values(stored)
+            loaded = self.loaded_fingerprints() or fingerprints(stored_values)
+            submitted = fingerprints(self.submitted_values())
             unlocked_now = set(stored.locked_fields or []) - set(paper.locked_fields or [])
-            edited = self.edited_by_hand(stored) - unlocked_now
+            edited = {name for name in submitted if submitted[name] != loaded.get(name)}
+            for name in set(submitted) - edited:
+                if name not in self.formsets:
+                    setattr(paper, name, getattr(stored, name))
+                elif submitted[name] != fingerprints(stored_values)[name]:
+                    del self.formsets[name]  # unsaved, its rows stay as the sync left them
+            edited -= unlocked_now
             if edited:
                 chosen = set(paper.locked_fields or []) | edited
                 paper.locked_fields = [name for name in self.lockable() if name in chosen]
@@ -42,42 +61,69 @@ class PaperForm(WagtailAdminModelForm):
         return super().save(commit)
 
     def lockable(self) -> list[str]:
-        return [name for name, _label in self.fields["locked_fields"].choices]
-
-    def edited_by_hand(self, stored) -> set[str]:
-        """The lockable fields whose submitted value differs from `stored`, the paper as saved:
-        compared as values, as a widget's round trip (a textarea's CRLF, a JSON list's text)
-        is no edit."""
-        edited = {
+        return [
             name
-            for name in set(self.lockable()) & set(self.fields)
-            if normalized(getattr(self.instance, name)) != normalized(getattr(stored, name))
-        }
-        for name, formset in self.formsets.items():
-            if name in self.lockable():
-                fields = [
-                    n for n in formset.empty_form.fields if n not in ("id", "ORDER", "DELETE")
-                ]
-                saved = [
-                    [normalized(getattr(row, n)) for n in fields]
-                    for row in getattr(stored, name).all()
-                ]
-                if submitted_rows(formset, fields) != saved:
-                    edited.add(name)
-        return edited
+            for name, _label in self.fields["locked_fields"].choices
+            if name in self.fields or name in self.formsets
+        ]
+
+    def stored_values(self, paper) -> dict[str, Any]:
+        """Each lockable field of `paper` as saved, in the shape the form submits it."""
+        values = {}
+        for name in self.lockable():
+            if name in self.formsets:
+                fields = row_fields(self.formsets[name])
+                rows = getattr(paper, name).all()
+                values[name] = [[normalized(getattr(row, n)) for n in fields] for row in rows]
+            else:
+                values[name] = normalized(getattr(paper, name))
+        return values
+
+    def submitted_values(self) -> dict[str, Any]:
+        """Each lockable field as this (valid) form will save it."""
+        values = {}
+        for name in self.lockable():
+            if name in self.formsets:
+                values[name] = submitted_rows(self.formsets[name])
+            else:
+                values[name] = normalized(getattr(self.instance, name))
+        return values
+
+    def loaded_fingerprints(self) -> dict[str, str]:
+        """What the form held when opened; empty for a post made without the form."""
+        try:
+            loaded = json.loads(self.cleaned_data.get("loaded") or "{}")
+        except ValueError:
+            return {}
+        return loaded if isinstance(loaded, dict) else {}
 
 
-def submitted_rows(formset, fields: list[str]) -> list[list]:
+def row_fields(formset) -> list[str]:
+    return [n for n in formset.empty_form.fields if n not in ("id", "ORDER", "DELETE")]
+
+
+def submitted_rows(formset) -> list[list]:
     """An inline formset's rows as they will be saved, in order, deleted ones left out."""
-    forms = formset.ordered_forms if formset.can_order else formset.forms
+    fields = row_fields(formset)
+    forms_in_order = formset.ordered_forms if formset.can_order else formset.forms
     deleted = formset.deleted_forms if formset.can_delete else []
     return [
         [normalized(form.cleaned_data.get(n)) for n in fields]
-        for form in forms
+        for form in forms_in_order
         if form.cleaned_data and form not in deleted
     ]
 
 
+def fingerprints(values: dict[str, Any]) -> dict[str, str]:
+    """A short digest per field: the hidden field carries these, not whole abstracts."""
+    return {
+        name: hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[
+            :16
+        ]
+        for name, value in values.items()
+    }
+
+
 def normalized(value):
-    """A text as stored: browsers send a textarea's line breaks as CRLF."""
+    """A value as compared: browsers send a textarea's line breaks as CRLF."""
     return value.replace("\r\n", "\n").strip() if isinstance(value, str) else value

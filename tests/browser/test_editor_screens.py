@@ -4,6 +4,7 @@ import pytest
 
 from cms.papers.models import Paper
 from cms.translation.roles import EDITORS
+from tests.sync.conftest import upstream  # noqa: F401 (fixture)
 from tests.users import member
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
@@ -126,3 +127,30 @@ def test_a_field_the_editor_fixes_by_hand_is_locked_against_the_sync(editor):
     assert paper.title == "Fixed again, for the sync to overwrite"
     assert paper.locked_fields == ["authors"]  # the title unticked in the same save: theirs
     assert [a.name for a in paper.authors.all()] == ["Ada Author", "Bo Author-Smith"]
+
+
+def test_a_sync_while_the_form_is_open_is_neither_locked_nor_undone(editor, upstream):  # noqa: F811
+    from cms.digests.models import DigestPage
+    from sync.services import sync_batch
+
+    paper = DigestPage.objects.get(locale__language_code="en", short_name="ByteScale").paper
+    from cms.papers.models import PaperAuthor
+
+    assert not paper.locked_fields
+    for order, name in enumerate(["H. Ge", "J. Feng"]):  # rows the sync rewrites in place
+        PaperAuthor.objects.create(paper=paper, sort_order=order, name=name)
+    editor.goto(f"/admin/snippets/papers/paper/edit/{paper.pk}/")
+
+    sync_batch(paper_ids=[paper.pk], run=None)  # while the editor has the form open
+    synced = Paper.objects.get(pk=paper.pk)
+    editor.fill("#id_title", "Only the title, by hand")
+    editor.locator("button.action-save").click()
+    editor.wait_for_url("**/admin/snippets/papers/paper/")
+
+    paper.refresh_from_db()
+    assert paper.title == "Only the title, by hand"
+    assert paper.locked_fields == ["title"]  # the rest was not edited by hand: not locked
+    assert paper.abstract == synced.abstract != ""  # ...and the form's stale copy undid nothing
+    assert [a.name for a in paper.authors.all()] == [a.name for a in synced.authors.all()]
+    assert len(synced.authors.all()) == 4
+    assert paper.provenance["abstract"] == synced.provenance["abstract"]
