@@ -248,14 +248,10 @@ def _sentence(message: str) -> str:
     return message if message.endswith((".", "!", "?")) else f"{message}."
 
 
+@transaction.atomic
 def _write_chunk(items: list[_Planned], writing: _Writing, fetched_at: str) -> set[int]:
     """Some papers' content and state, and the run's counts, in one transaction; the ids
     written (not those another worker did already, nor those whose lease this one lost)."""
-    with transaction.atomic():
-        return _write_chunk_now(items, writing, fetched_at)
-
-
-def _write_chunk_now(items: list[_Planned], writing: _Writing, fetched_at: str) -> set[int]:
     pks = [item.paper.pk for item in items]
     run = writing.run
     states = {
@@ -421,23 +417,11 @@ def _sync_chunk(
             continue
         planned.append(_plan(paper, answers))
         outcome.matched += bool(answers.records)  # what is left after refusing unsafe ones
-    if planned:
-        _write_planned(planned, writing, dry_run, claimed, outcome)
-    if progress:
-        progress(len(answered))  # deleted papers too: every paper of the batch is accounted for
-
-
-def _write_planned(
-    chunk: list[_Planned],
-    writing: _Writing,
-    dry_run: bool,
-    claimed: dict[str, int],
-    outcome: BatchOutcome,
-) -> None:
-    _refuse_taken_dois(chunk, claimed)
-    fetched_at = timezone.now().isoformat(timespec="seconds")
-    written = {item.paper.pk for item in chunk} if dry_run else _write(chunk, writing, fetched_at)
-    for item in chunk:
+    _refuse_taken_dois(planned, claimed)
+    written = {item.paper.pk for item in planned}
+    if planned and not dry_run:
+        written = _write(planned, writing, timezone.now().isoformat(timespec="seconds"))
+    for item in planned:
         outcome.plans[item.paper.pk] = item.changes
         for source, message in item.errors.items():
             error = {"paper": item.paper.pk, "source": source, "message": message}
@@ -447,6 +431,8 @@ def _write_planned(
             outcome.changed += bool(item.changes)
         else:
             outcome.skipped += 1
+    if progress:
+        progress(len(answered))  # deleted papers too: every paper of the batch is accounted for
 
 
 # -- papers added by an editor's lookup ------------------------------------------------------
@@ -459,10 +445,11 @@ def paper_create_from_lookup(*, found: Found) -> tuple[Paper, bool]:
     if found.problem or found.candidates:
         raise ValueError(found.problem or "a title's candidates are not a paper")
     fetched_at = timezone.now().isoformat(timespec="seconds")
+    doi = next((c.new for c in found.changes if c.field == "doi"), "")
     try:
         with transaction.atomic():
             existing = Paper.objects.filter(pk=found.existing_id).first() or existing_paper(
-                doi=next((c.new for c in found.changes if c.field == "doi"), ""),
+                doi=doi,
                 dblp_key=next((c.new for c in found.changes if c.field == "dblp_key"), ""),
                 arxiv_id=next((c.new for c in found.changes if c.field == "arxiv_id"), ""),
                 title=found.title,
@@ -487,7 +474,7 @@ def paper_create_from_lookup(*, found: Found) -> tuple[Paper, bool]:
                 paper=paper, defaults={"last_synced_at": synced_at}
             )
     except IntegrityError:  # another editor saved the same DOI meanwhile
-        existing = existing_paper(doi=next((c.new for c in found.changes if c.field == "doi"), ""))
+        existing = existing_paper(doi=doi)
         if existing is None:
             raise
         return existing, False

@@ -35,8 +35,5 @@ class DummySource(Source):
             error = SourceError(_FAILURES[self.name])
             result.errors = {query.paper_id: str(error) for query in queries}
         else:
-            for query in queries:
-                record = best_match(query, _RECORDS.get(self.name, []))
-                if record is not None:
-                    result.records[query.paper_id] = record
+            result.match(queries, lambda query: best_match(query, _RECORDS.get(self.name, [])))
         yield [query.paper_id for query in queries], result

@@ -95,10 +95,7 @@ class SemanticScholarSource(Source):
         except SourceError as error:
             result.fail(group, error)
             return result
-        for query in group:
-            record = index.find(query)
-            if record is not None:
-                result.records[query.paper_id] = record
+        result.match(group, index.find)
         return result
 
     def _bulk(self, venue: str, year: int) -> list[PaperRecord]:
