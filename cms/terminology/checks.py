@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.utils.translation import gettext
-from wagtail.models import Locale, Page
+from wagtail.models import Page
 from wagtail_localize.models import StringSegment, Translation
 from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.segments.extract import extract_segments
@@ -118,20 +118,11 @@ def check_page(page: Page, terms: list[Term] | None = None) -> list[Violation]:
     return collect(((page.pk, page.title, english, chinese) for english, chinese in pairs), terms)
 
 
-def translated_pages(language_code: str = TARGET_LANGUAGE) -> Iterable[Page]:
-    locale = Locale.objects.filter(language_code=language_code).first()
-    if locale is None:
-        return []
-    return Page.objects.live().filter(locale=locale).order_by("path")
-
-
 def check_site(language_code: str = TARGET_LANGUAGE) -> list[Violation]:
     """Every violation on the live pages of the language."""
     terms = load_terms()
-    found: list[Violation] = []
-    for page in translated_pages(language_code):
-        found.extend(check_page(page, terms))
-    return found
+    pages = Page.objects.live().filter(locale__language_code=language_code).order_by("path")
+    return [violation for page in pages for violation in check_page(page, terms)]
 
 
 def check_memory(language_code: str = TARGET_LANGUAGE) -> list[Violation]:
