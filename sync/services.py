@@ -466,10 +466,11 @@ def paper_create_from_lookup(*, found: Found) -> tuple[Paper, bool]:
     if found.problem or found.candidates:
         raise ValueError(found.problem or "a title's candidates are not a paper")
     fetched_at = timezone.now().isoformat(timespec="seconds")
+    doi = next((c.new for c in found.changes if c.field == "doi"), "")
     try:
         with transaction.atomic():
             existing = Paper.objects.filter(pk=found.existing_id).first() or existing_paper(
-                doi=next((c.new for c in found.changes if c.field == "doi"), ""),
+                doi=doi,
                 dblp_key=next((c.new for c in found.changes if c.field == "dblp_key"), ""),
                 arxiv_id=next((c.new for c in found.changes if c.field == "arxiv_id"), ""),
                 title=found.title,
@@ -494,7 +495,7 @@ def paper_create_from_lookup(*, found: Found) -> tuple[Paper, bool]:
                 paper=paper, defaults={"last_synced_at": synced_at}
             )
     except IntegrityError:  # another editor saved the same DOI meanwhile
-        existing = existing_paper(doi=next((c.new for c in found.changes if c.field == "doi"), ""))
+        existing = existing_paper(doi=doi)
         if existing is None:
             raise
         return existing, False

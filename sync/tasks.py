@@ -36,10 +36,6 @@ TASK_OPTIONS = {
 }
 
 
-def _send_batch(run_id: int, paper_ids: list[int], token: str) -> None:
-    sync_batch.delay(run_id, paper_ids, token)
-
-
 @shared_task(name="sync.tasks.sync_all", bind=True, **TASK_OPTIONS)
 def sync_all(self, trigger: str = "schedule") -> str:
     """Start a run over every paper and hand it out in batches; one such run at a time."""
@@ -58,7 +54,7 @@ def sync_all(self, trigger: str = "schedule") -> str:
         )
         if run is None:
             return "already-running"
-    sent = owed.hand_out(run, _send_batch)
+    sent = owed.hand_out(run, sync_batch.delay)
     runs.run_finish_if_done(run)
     return f"started run {run.pk}: {sent} papers"
 
@@ -75,7 +71,7 @@ def sync_batch(run_id: int, paper_ids: list[int], token: str = "") -> str:
         )
     except SoftTimeLimitExceeded:
         # Papers written so far are done; the rest were released and go round again.
-        owed.hand_out(run, _send_batch)
+        owed.hand_out(run, sync_batch.delay)
         return "time-limit"
     runs.run_finish_if_done(run)
     return f"ok: {outcome.changed} changed, {outcome.skipped} skipped, {len(outcome.errors)} errors"
@@ -92,7 +88,7 @@ def sync_owed() -> str:
         if runs.run_finish_if_done(run):
             ended += 1
         else:
-            sent += owed.hand_out(run, _send_batch)
+            sent += owed.hand_out(run, sync_batch.delay)
     return f"handed out {sent}, ended {ended}"
 
 

@@ -23,7 +23,6 @@ from cms.papers.models import PaperAffiliation, Track, Venue
 from .models import DigestPage
 
 DEFAULT_SEED_PATH = Path(__file__).resolve().parent.parent / "seed" / "digests.json"
-LANGS = ("en", "zh-hant")
 
 
 class SeedError(ValueError):

@@ -23,21 +23,10 @@ class LockoutPermissionPolicy(ModelPermissionPolicy):
     def user_has_permission(self, user, action: str) -> bool:
         return action in READ_ONLY_ACTIONS and super().user_has_permission(user, action)
 
-    def user_has_any_permission(self, user, actions) -> bool:
-        return any(self.user_has_permission(user, action) for action in actions)
-
     def users_with_any_permission(self, actions):
         return super().users_with_any_permission(
             [action for action in actions if action in READ_ONLY_ACTIONS]
         )
-
-    def user_has_permission_for_instance(self, user, action: str, instance) -> bool:
-        return self.user_has_permission(user, action)
-
-    def instances_user_has_any_permission_for(self, user, actions):
-        if self.user_has_any_permission(user, actions):
-            return self.model.objects.all()
-        return self.model.objects.none()
 
 
 register_permission_policy(AccessAttempt, LockoutPermissionPolicy(AccessAttempt))

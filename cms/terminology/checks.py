@@ -10,12 +10,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.utils.translation import gettext
-from wagtail.models import Locale, Page
-from wagtail_localize.models import StringSegment, StringTranslation, Translation
+from wagtail.models import Page
+from wagtail_localize.models import StringSegment, Translation
 from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.segments.extract import extract_segments
 
 from .glossary import Term, contains_chinese, load_terms, plain_text, terms_in, variants_pattern
+from .memory import translated_strings
 from .models import MemoryEntry
 
 MISSING = "missing"
@@ -52,6 +53,16 @@ def violations_in(english: str, chinese: str, terms: list[Term]) -> Iterator[tup
         if not contains_chinese(chinese, term.chinese):
             yield MISSING, term, ""
     yield from forbidden_in(chinese, terms)
+
+
+def collect(rows: Iterable[tuple[int, str, str, str]], terms: list[Term]) -> list[Violation]:
+    """Each violation once per page, from (page id, page title, English, translation) rows."""
+    found: dict[tuple[int, str, str, str], Violation] = {}
+    for page_id, title, english, chinese in rows:
+        for kind, term, variant in violations_in(english, chinese, terms):
+            key = (page_id, kind, term.english, variant)
+            found.setdefault(key, Violation(page_id, title, kind, term, variant))
+    return list(found.values())
 
 
 def forbidden_in(chinese: str, terms: list[Term]) -> Iterator[tuple[str, Term, str]]:
@@ -103,66 +114,36 @@ def check_page(page: Page, terms: list[Term] | None = None) -> list[Violation]:
     )
     if source is None:
         return []
-    found: dict[tuple[str, str, str], Violation] = {}
-    for english, chinese in paired_text(source, page):
-        for kind, term, variant in violations_in(english, chinese, terms):
-            found.setdefault(
-                (kind, term.english, variant), Violation(page.pk, page.title, kind, term, variant)
-            )
-    return list(found.values())
-
-
-def translated_pages(language_code: str = TARGET_LANGUAGE) -> Iterable[Page]:
-    locale = Locale.objects.filter(language_code=language_code).first()
-    if locale is None:
-        return []
-    return Page.objects.live().filter(locale=locale).order_by("path")
+    pairs = paired_text(source, page)
+    return collect(((page.pk, page.title, english, chinese) for english, chinese in pairs), terms)
 
 
 def check_site(language_code: str = TARGET_LANGUAGE) -> list[Violation]:
     """Every violation on the live pages of the language."""
     terms = load_terms()
-    found: list[Violation] = []
-    for page in translated_pages(language_code):
-        found.extend(check_page(page, terms))
-    return found
+    pages = Page.objects.live().filter(locale__language_code=language_code).order_by("path")
+    return [violation for page in pages for violation in check_page(page, terms)]
 
 
 def check_memory(language_code: str = TARGET_LANGUAGE) -> list[Violation]:
     """The same check over the translation memory: the published segments, without extracting
     every page again, so the report stays quick on a large site. `check_site` (the command)
     reads the live pages themselves."""
-    terms = load_terms()
-    found: dict[tuple[int, str, str, str], Violation] = {}
     entries = (
         MemoryEntry.objects.filter(locale__language_code=language_code, page__live=True)
         .order_by("page__path", "context")
         .values_list("page_id", "page__title", "source_text", "target_text")
     )
-    for page_id, title, english, chinese in entries.iterator(chunk_size=5000):
-        for kind, term, variant in violations_in(english, chinese, terms):
-            key = (page_id, kind, term.english, variant)
-            found.setdefault(key, Violation(page_id, title, kind, term, variant))
-    return list(found.values())
+    return collect(entries.iterator(chunk_size=5000), load_terms())
 
 
 def check_translation(translation: Translation, page: Page) -> list[Violation]:
     """Violations in the translator's strings of `translation`, segment by segment."""
-    terms = load_terms()
-    strings = {
-        (item.translation_of_id, item.context_id): item.data
-        for item in StringTranslation.objects.filter(
-            locale_id=translation.target_locale_id,
-            context__object_id=translation.source.object_id,
-        )
-    }
-    found: dict[tuple[str, str, str], Violation] = {}
+    strings = translated_strings(translation)
     segments = StringSegment.objects.filter(source=translation.source).select_related("string")
-    for segment in segments:
-        chinese = strings.get((segment.string_id, segment.context_id))
-        if chinese is None:
-            continue  # not translated yet: nothing to check
-        for kind, term, variant in violations_in(segment.string.data, chinese, terms):
-            key = (kind, term.english, variant)
-            found.setdefault(key, Violation(page.pk, page.title, kind, term, variant))
-    return list(found.values())
+    rows = (
+        (page.pk, page.title, segment.string.data, strings[segment.string_id, segment.context_id])
+        for segment in segments
+        if (segment.string_id, segment.context_id) in strings  # untranslated: nothing to check
+    )
+    return collect(rows, load_terms())

@@ -82,24 +82,18 @@ class TermRow:
     where: str = ""  # "Line 3", "Term entry 2 (id “t2”)": how errors name the row
 
 
-def rows_of(terms) -> list[TermRow]:
-    return [
-        TermRow(t.english, t.chinese, t.note, t.case_sensitive, tuple(t.forbidden)) for t in terms
-    ]
-
-
 def export_csv(terms) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_FIELDS)
-    for row in rows_of(terms):
+    for term in terms:
         writer.writerow(
             [
-                row.english,
-                row.chinese,
-                row.note,
-                "true" if row.case_sensitive else "false",
-                "|".join(row.forbidden),
+                term.english,
+                term.chinese,
+                term.note,
+                "true" if term.case_sensitive else "false",
+                "|".join(term.forbidden),
             ]
         )
     return out.getvalue()
@@ -179,17 +173,17 @@ def export_tbx(terms) -> bytes:
     header = ET.SubElement(ET.SubElement(martif, "martifHeader"), "fileDesc")
     ET.SubElement(ET.SubElement(header, "sourceDesc"), "p").text = "Research digests glossary"
     body = ET.SubElement(ET.SubElement(martif, "text"), "body")
-    for number, row in enumerate(rows_of(terms), start=1):
+    for number, term in enumerate(terms, start=1):
         entry = ET.SubElement(body, "termEntry", {"id": f"t{number}"})
-        if row.note:
-            ET.SubElement(entry, "note").text = row.note
+        if term.note:
+            ET.SubElement(entry, "note").text = term.note
         english = ET.SubElement(ET.SubElement(entry, "langSet", {XML_LANG: "en"}), "tig")
-        ET.SubElement(english, "term").text = row.english
+        ET.SubElement(english, "term").text = term.english
         ET.SubElement(english, "termNote", {"type": "x-caseSensitive"}).text = (
-            "true" if row.case_sensitive else "false"
+            "true" if term.case_sensitive else "false"
         )
         chinese = ET.SubElement(entry, "langSet", {XML_LANG: TARGET_LANG})
-        for text, status in [(row.chinese, PREFERRED), *((v, DEPRECATED) for v in row.forbidden)]:
+        for text, status in [(term.chinese, PREFERRED), *((v, DEPRECATED) for v in term.forbidden)]:
             tig = ET.SubElement(chinese, "tig")
             ET.SubElement(tig, "term").text = text
             ET.SubElement(tig, "termNote", {"type": "administrativeStatus"}).text = status

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import Max
 from rapidfuzz import fuzz, process, utils
 from wagtail.models import Locale, Page
-from wagtail_localize.models import StringSegment, StringTranslation
+from wagtail_localize.models import StringSegment, StringTranslation, Translation
 
 from cms.translation.policy import translation_into
 
@@ -46,6 +46,18 @@ class MemoryMatch:
     page_id: int
 
 
+def translated_strings(translation: Translation, **filters) -> dict[tuple[int, int], str]:
+    """{(string id, context id): text} of the translations stored for `translation`'s segments."""
+    return {
+        (item.translation_of_id, item.context_id): item.data
+        for item in StringTranslation.objects.filter(
+            locale_id=translation.target_locale_id,
+            context__object_id=translation.source.object_id,
+            **filters,
+        )
+    }
+
+
 @transaction.atomic
 def record_published(page: Page) -> int:
     """Make the memory hold `page`'s translated segments as just published; returns how many."""
@@ -55,14 +67,7 @@ def record_published(page: Page) -> int:
     segments = StringSegment.objects.filter(source=translation.source).select_related(
         "string", "context"
     )
-    translated = {
-        (item.translation_of_id, item.context_id): item.data
-        for item in StringTranslation.objects.filter(
-            locale_id=page.locale_id,
-            context__object_id=page.translation_key,
-            has_error=False,
-        )
-    }
+    translated = translated_strings(translation, has_error=False)
     entries = {}
     for segment in segments:
         target = translated.get((segment.string_id, segment.context_id))

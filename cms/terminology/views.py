@@ -45,12 +45,7 @@ class AdminScreen(WagtailAdminTemplateMixin):
 
 def untranslated_segments(translation: Translation) -> dict:
     """{StringValue: [(string id, context id)]} of the segments with no translation yet."""
-    taken = set(
-        StringTranslation.objects.filter(
-            locale_id=translation.target_locale_id,
-            context__object_id=translation.source.object_id,
-        ).values_list("translation_of_id", "context_id")
-    )
+    taken = memory.translated_strings(translation)
     segments = defaultdict(list)
     for segment in translation.source.stringsegment_set.select_related("context", "string"):
         if (segment.string_id, segment.context_id) in taken:
@@ -162,12 +157,7 @@ class PageMemoryView(AdminScreen, TemplateView):
         context = super().get_context_data(**kwargs)
         terms = load_terms()
         locale = self.page.locale
-        current = {
-            (item.translation_of_id, item.context_id): item.data
-            for item in StringTranslation.objects.filter(
-                locale=locale, context__object_id=self.translation.source.object_id
-            )
-        }
+        current = memory.translated_strings(self.translation)
         rows = []
         segments = StringSegment.objects.filter(source=self.translation.source).select_related(
             "string", "context"

@@ -107,12 +107,10 @@ def send(delivery: Delivery, addresses: list[str]) -> Answer:
         finally:
             response.release_conn()
         excerpt = raw.decode("utf-8", "replace")[:EXCERPT_CHARS]
-        retry_after = None
-        if response.headers.get("Retry-After"):
-            try:
-                retry_after = Retry().parse_retry_after(response.headers["Retry-After"])
-            except Exception:  # an unreadable Retry-After is ignored, as HTTP says
-                retry_after = None
+        try:
+            retry_after = Retry().get_retry_after(response)
+        except Exception:  # an unreadable Retry-After is ignored, as HTTP says
+            retry_after = None
         return Answer(response.status, elapsed(), excerpt, "", retry_after)
     except NewConnectionError as error:  # a ConnectTimeoutError in urllib3, but not a timeout
         reason = getattr(error.__cause__, "strerror", None) or str(error)

@@ -13,11 +13,6 @@ from math import floor
 from standardwebhooks import Webhook
 
 
-def signature_header(secrets: Sequence[str], webhook_id: str, at: datetime, body: bytes) -> str:
-    """The `webhook-signature` value: one `v1,...` signature per secret."""
-    return " ".join(Webhook(secret).sign(webhook_id, at, body) for secret in secrets)
-
-
 def signed_headers(
     secrets: Sequence[str], webhook_id: str, at: datetime, body: bytes
 ) -> dict[str, str]:
@@ -26,5 +21,6 @@ def signed_headers(
         "content-type": "application/json",
         "webhook-id": webhook_id,
         "webhook-timestamp": str(floor(at.timestamp())),
-        "webhook-signature": signature_header(secrets, webhook_id, at, body),
+        # one `v1,...` signature per secret
+        "webhook-signature": " ".join(Webhook(s).sign(webhook_id, at, body) for s in secrets),
     }

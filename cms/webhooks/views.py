@@ -44,21 +44,10 @@ class DeliveryPermissionPolicy(ModelPermissionPolicy):
     def user_has_permission(self, user, action: str) -> bool:
         return action == "view" and may_manage(user)
 
-    def user_has_any_permission(self, user, actions) -> bool:
-        return any(self.user_has_permission(user, action) for action in actions)
-
     def users_with_any_permission(self, actions):
         return endpoint_permission.users_with_any_permission(
             ["change"] if "view" in actions else []
         )
-
-    def user_has_permission_for_instance(self, user, action: str, instance) -> bool:
-        return self.user_has_permission(user, action)
-
-    def instances_user_has_any_permission_for(self, user, actions):
-        if self.user_has_any_permission(user, actions):
-            return self.model.objects.all()
-        return self.model.objects.none()
 
 
 delivery_permission = DeliveryPermissionPolicy(Delivery)

@@ -76,6 +76,15 @@ class FetchResult:
         self.errors.update(other.errors)
         self.retry_later |= other.retry_later
 
+    def match(
+        self, queries: Iterable[PaperQuery], find: Callable[[PaperQuery], PaperRecord | None]
+    ) -> None:
+        """Each of `queries` gets the record `find` picks for it, if it picks one."""
+        for query in queries:
+            record = find(query)
+            if record is not None:
+                self.records[query.paper_id] = record
+
     def fail(self, queries: Iterable[PaperQuery], error: Exception) -> None:
         """Every paper of `queries` gets `error`; a SourceError that says so also retries later."""
         for query in queries:

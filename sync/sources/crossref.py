@@ -85,10 +85,7 @@ class CrossrefSource(Source):
             result.fail(batch, SourceError(f"crossref: unexpected response shape ({error})"))
             return answered, result
         records = self.parse_all(items, self.parse_work)
-        for query in batch:
-            record = best_match(query, records)
-            if record is not None:
-                result.records[query.paper_id] = record
+        result.match(batch, lambda query: best_match(query, records))
         return answered, result
 
     def resolve(self, identifier: Identifier) -> list[PaperRecord]:

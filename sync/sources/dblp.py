@@ -51,11 +51,7 @@ class DblpSource(Source):
                 result.fail(group, error)
                 yield [q.paper_id for q in group], result
                 continue
-            index = RecordIndex(records)
-            for query in group:
-                record = index.find(query)
-                if record is not None:
-                    result.records[query.paper_id] = record
+            result.match(group, RecordIndex(records).find)
             yield [q.paper_id for q in group], result
 
     def resolve(self, identifier: Identifier) -> list[PaperRecord]:

@@ -32,11 +32,7 @@ class DummySource(Source):
         result = FetchResult()
         self.sending()  # no HTTP: one request per fetch, as a batched source would
         if self.name in _FAILURES:
-            error = SourceError(_FAILURES[self.name])
-            result.errors = {query.paper_id: str(error) for query in queries}
+            result.fail(queries, SourceError(_FAILURES[self.name]))
         else:
-            for query in queries:
-                record = best_match(query, _RECORDS.get(self.name, []))
-                if record is not None:
-                    result.records[query.paper_id] = record
+            result.match(queries, lambda query: best_match(query, _RECORDS.get(self.name, [])))
         yield [query.paper_id for query in queries], result

@@ -119,11 +119,7 @@ class OpenAlexSource(Source):
         except (KeyError, TypeError) as error:
             result.fail(batch, SourceError(f"openalex: unexpected response shape ({error})"))
             return answered, result
-        index = RecordIndex(self.parse_all(works, self.parse_work))
-        for query in batch:
-            record = index.find(query)
-            if record is not None:
-                result.records[query.paper_id] = record
+        result.match(batch, RecordIndex(self.parse_all(works, self.parse_work)).find)
         return answered, result
 
     def resolve(self, identifier: Identifier) -> list[PaperRecord]:

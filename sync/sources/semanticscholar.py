@@ -95,10 +95,7 @@ class SemanticScholarSource(Source):
         except SourceError as error:
             result.fail(group, error)
             return result
-        for query in group:
-            record = index.find(query)
-            if record is not None:
-                result.records[query.paper_id] = record
+        result.match(group, index.find)
         return result
 
     def _bulk(self, venue: str, year: int) -> list[PaperRecord]:
@@ -132,9 +129,8 @@ class SemanticScholarSource(Source):
         except (SourceError, AttributeError) as error:
             result.fail([query], error)
             return result
-        record = best_match(query, self.parse_all(papers, self.parse_paper))
-        if record is not None:
-            result.records[query.paper_id] = record
+        records = self.parse_all(papers, self.parse_paper)
+        result.match([query], lambda query: best_match(query, records))
         return result
 
     def resolve(self, identifier: Identifier) -> list[PaperRecord]:

@@ -107,10 +107,6 @@ class Upstream:
         with self._lock:
             return [entry for entry in self.log if entry.source == source]
 
-    def busiest_second(self, source: str) -> int:
-        """Most requests to `source` that arrived within any one second."""
-        return busiest_window([entry.at for entry in self.requests_to(source)])
-
     # -- answers -------------------------------------------------------------------------------
 
     def answer(self, source: str, method: str, path: str, query: dict, body: bytes) -> Canned:
