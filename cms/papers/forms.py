@@ -39,15 +39,15 @@ class PaperForm(WagtailAdminModelForm):
         paper = self.instance
         if paper.pk is not None:
             stored = type(paper).objects.get(pk=paper.pk)
-            stored_values = self.stored_values(stored)
-            loaded = self.loaded_fingerprints() or fingerprints(stored_values)
+            as_stored = fingerprints(self.stored_values(stored))
+            loaded = self.loaded_fingerprints() or as_stored
             submitted = fingerprints(self.submitted_values())
             unlocked_now = set(stored.locked_fields or []) - set(paper.locked_fields or [])
             edited = {name for name in submitted if submitted[name] != loaded.get(name)}
             for name in set(submitted) - edited:
                 if name not in self.formsets:
                     setattr(paper, name, getattr(stored, name))
-                elif submitted[name] != fingerprints(stored_values)[name]:
+                elif submitted[name] != as_stored[name]:
                     del self.formsets[name]  # unsaved, its rows stay as the sync left them
             edited -= unlocked_now
             if edited:
