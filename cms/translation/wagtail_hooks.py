@@ -19,6 +19,7 @@ from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 
 from . import localize_views, policy, snippets_api
+from .bulk_actions import RoleCheckedDeleteBulkAction, RoleCheckedMoveBulkAction
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
 from .queue_views import OpenTranslationView, TranslationQueueView
@@ -220,6 +221,11 @@ def check_move(request, page, destination):
 def check_copy(request, page):
     if not policy.may_copy(request.user, page):
         raise PermissionDenied
+
+
+# After Wagtail's own (order 0): the registry keeps the last class per action type.
+hooks.register("register_bulk_action", RoleCheckedDeleteBulkAction, order=1)
+hooks.register("register_bulk_action", RoleCheckedMoveBulkAction, order=1)
 
 
 @hooks.register("before_bulk_action")
