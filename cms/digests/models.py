@@ -11,7 +11,7 @@ from wagtail_headless_preview.models import HeadlessPreviewMixin
 from wagtail_localize.fields import SynchronizedField, TranslatableField
 
 from cms.papers.serializers import PaperSerializer
-from cms.translation.pages import RoleCheckedPublishMixin
+from cms.translation.pages import RoleCheckedPermissionsMixin, RoleCheckedPublishMixin
 from cms.translation.serializers import TranslationStatusField
 
 from .blocks import BaseStreamBlock, CommentaryStreamBlock
@@ -30,7 +30,13 @@ PAGE_TRANSLATABLE_FIELDS = [
 ]
 
 
-class DigestIndexPage(RoleCheckedPublishMixin, SitemapAlternatesMixin, HeadlessPreviewMixin, Page):
+class DigestIndexPage(
+    RoleCheckedPermissionsMixin,
+    RoleCheckedPublishMixin,
+    SitemapAlternatesMixin,
+    HeadlessPreviewMixin,
+    Page,
+):
     """The site root, "Research digests": an intro above the list of topics."""
 
     intro = models.TextField(_("intro"), blank=True)
@@ -51,7 +57,12 @@ class DigestIndexPage(RoleCheckedPublishMixin, SitemapAlternatesMixin, HeadlessP
 
 
 class TopicPage(
-    RoleCheckedPublishMixin, SitemapAlternatesMixin, HeadlessPreviewMixin, SearchTextMixin, Page
+    RoleCheckedPermissionsMixin,
+    RoleCheckedPublishMixin,
+    SitemapAlternatesMixin,
+    HeadlessPreviewMixin,
+    SearchTextMixin,
+    Page,
 ):
     """A topic overview: which chapter to finish first, and a comparison of its digests."""
 
@@ -112,7 +123,12 @@ class TopicPage(
 
 
 class DigestPage(
-    RoleCheckedPublishMixin, SitemapAlternatesMixin, HeadlessPreviewMixin, SearchTextMixin, Page
+    RoleCheckedPermissionsMixin,
+    RoleCheckedPublishMixin,
+    SitemapAlternatesMixin,
+    HeadlessPreviewMixin,
+    SearchTextMixin,
+    Page,
 ):
     """One paper, explained: what the digest sets out to explain, then the body."""
 

@@ -79,6 +79,12 @@ def may_delete(user, page: Page) -> bool:
     return all(role.may_delete for role in roles) and may_write(user, page)
 
 
+def may_set_privacy(user, page: Page) -> bool:
+    """Privacy (password, login or group) hides a page and everything below it from readers
+    until someone lifts it: a decision about the site, as deleting is; translators do not."""
+    return may_delete(user, page)
+
+
 def may_move(user, page: Page, destination: Page | None = None) -> bool:
     """Moving stays inside the user's language, for the page and where it goes."""
     return may_delete(user, page) and (destination is None or may_write(user, destination))
