@@ -19,7 +19,6 @@ from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 
 from . import localize_views, policy, snippets_api
-from .bulk_actions import RoleCheckedDeleteBulkAction, RoleCheckedMoveBulkAction
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
 from .queue_views import OpenTranslationView, TranslationQueueView
@@ -223,11 +222,6 @@ def check_copy(request, page):
         raise PermissionDenied
 
 
-# After Wagtail's own (order 0): the registry keeps the last class per action type.
-hooks.register("register_bulk_action", RoleCheckedDeleteBulkAction, order=1)
-hooks.register("register_bulk_action", RoleCheckedMoveBulkAction, order=1)
-
-
 @hooks.register("before_bulk_action")
 def check_bulk_action(request, action_type, objects, action):
     """Bulk delete, move and publish of pages ask the same policy as the single-page views."""
@@ -266,9 +260,8 @@ def _allowed(buttons, refused: set[str]) -> list:
 def hide_refused_listing_buttons(buttons, page, user, context=None):
     """No Delete, Move or Copy in the page listing for users the policy would refuse.
 
-    Wagtail shows them from its own page permissions (change + publish may delete); the views
-    refuse anyway (check_delete and friends). The edit view's header and wagtail-localize's
-    translation editor have no hook to remove theirs.
+    Delete and Move also follow the page models' permission tester (cms.translation.pages);
+    Copy does not, and the views refuse anyway (check_delete and friends).
     """
     refused = _refused_urls(user, page)
     if not refused:

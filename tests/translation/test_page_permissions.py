@@ -1,5 +1,7 @@
-"""Privacy (password, login, groups) is a decision about the site: translators may not set it,
-neither through Wagtail's privacy dialog nor by posting to it; editors still may in English."""
+"""Wagtail's page permissions ask the policy where no view hook can: translators are offered no
+Delete (nor Move) in the translation editor, and may not make pages private (password, login,
+groups), neither through Wagtail's privacy dialog nor by posting to it; editors still may in
+English."""
 
 import pytest
 from django.urls import reverse
@@ -40,3 +42,22 @@ def test_an_editor_still_makes_an_english_page_private(client, editor, digest_en
 
     assert response.status_code == 200
     assert PageViewRestriction.objects.filter(page=digest_en, password="s3cret").exists()
+
+
+def test_the_translation_editor_offers_a_translator_no_delete(client, translator, digest_zh):
+    client.force_login(translator)
+
+    html = client.get(reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])).content.decode()
+
+    assert "&quot;canDelete&quot;: false" in html
+    assert "&quot;canPublish&quot;: true" in html
+    assert f'href="{reverse("wagtailadmin_pages:delete", args=[digest_zh.pk])}"' not in html
+    assert not Page.objects.get(pk=digest_zh.pk).permissions_for_user(translator).can_move()
+
+
+def test_an_editor_is_still_offered_delete_on_an_english_page(client, editor, digest_en):
+    client.force_login(editor)
+
+    html = client.get(reverse("wagtailadmin_pages:edit", args=[digest_en.pk])).content.decode()
+
+    assert f'href="{reverse("wagtailadmin_pages:delete", args=[digest_en.pk])}"' in html
