@@ -11,6 +11,7 @@ from wagtail_headless_preview.models import HeadlessPreviewMixin
 from wagtail_localize.fields import SynchronizedField, TranslatableField
 
 from cms.papers.serializers import PaperSerializer
+from cms.translation.choosers import EditLinkByPolicyFieldPanel
 from cms.translation.pages import RoleCheckedPermissionsMixin, RoleCheckedPublishMixin
 from cms.translation.serializers import TranslationStatusField
 
@@ -153,7 +154,7 @@ class DigestPage(
         *Page.content_panels,
         FieldRowPanel([FieldPanel("short_name"), FieldPanel("reading_minutes")]),
         FieldPanel("summary"),
-        FieldPanel("paper"),
+        EditLinkByPolicyFieldPanel("paper"),
         FieldPanel("body"),
     ]
     api_fields = [
