@@ -11,7 +11,8 @@ from wagtail_headless_preview.models import HeadlessPreviewMixin
 from wagtail_localize.fields import SynchronizedField, TranslatableField
 
 from cms.papers.serializers import PaperSerializer
-from cms.translation.pages import RoleCheckedPublishMixin
+from cms.translation.choosers import EditLinkByPolicyFieldPanel
+from cms.translation.pages import RoleCheckedPermissionsMixin, RoleCheckedPublishMixin
 from cms.translation.serializers import TranslationStatusField
 
 from .blocks import BaseStreamBlock, CommentaryStreamBlock
@@ -30,7 +31,13 @@ PAGE_TRANSLATABLE_FIELDS = [
 ]
 
 
-class DigestIndexPage(RoleCheckedPublishMixin, SitemapAlternatesMixin, HeadlessPreviewMixin, Page):
+class DigestIndexPage(
+    RoleCheckedPermissionsMixin,
+    RoleCheckedPublishMixin,
+    SitemapAlternatesMixin,
+    HeadlessPreviewMixin,
+    Page,
+):
     """The site root, "Research digests": an intro above the list of topics."""
 
     intro = models.TextField(_("intro"), blank=True)
@@ -51,7 +58,12 @@ class DigestIndexPage(RoleCheckedPublishMixin, SitemapAlternatesMixin, HeadlessP
 
 
 class TopicPage(
-    RoleCheckedPublishMixin, SitemapAlternatesMixin, HeadlessPreviewMixin, SearchTextMixin, Page
+    RoleCheckedPermissionsMixin,
+    RoleCheckedPublishMixin,
+    SitemapAlternatesMixin,
+    HeadlessPreviewMixin,
+    SearchTextMixin,
+    Page,
 ):
     """A topic overview: which chapter to finish first, and a comparison of its digests."""
 
@@ -112,7 +124,12 @@ class TopicPage(
 
 
 class DigestPage(
-    RoleCheckedPublishMixin, SitemapAlternatesMixin, HeadlessPreviewMixin, SearchTextMixin, Page
+    RoleCheckedPermissionsMixin,
+    RoleCheckedPublishMixin,
+    SitemapAlternatesMixin,
+    HeadlessPreviewMixin,
+    SearchTextMixin,
+    Page,
 ):
     """One paper, explained: what the digest sets out to explain, then the body."""
 
@@ -137,7 +154,7 @@ class DigestPage(
         *Page.content_panels,
         FieldRowPanel([FieldPanel("short_name"), FieldPanel("reading_minutes")]),
         FieldPanel("summary"),
-        FieldPanel("paper"),
+        EditLinkByPolicyFieldPanel("paper"),
         FieldPanel("body"),
     ]
     api_fields = [

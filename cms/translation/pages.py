@@ -10,7 +10,7 @@ a workflow approval of such a revision.
 
 import logging
 
-from wagtail.models import Revision
+from wagtail.models import PagePermissionTester, Revision
 
 from . import policy
 
@@ -31,3 +31,27 @@ class RoleCheckedPublishMixin:
             logger.warning("Refused revision %s of page %s: %s", revision.pk, self.pk, reason)
             raise policy.PublishRefused(reason)
         return super().publish(revision, user=user, **kwargs)
+
+
+class RoleCheckedPermissionTester(PagePermissionTester):
+    """Wagtail's page permissions, less what the policy refuses that no view hook can stop."""
+
+    def can_delete(self, ignore_bulk: bool = False) -> bool:
+        # Wagtail's Delete everywhere (and Move, which asks this): the edit view's header,
+        # wagtail-localize's translation editor, listings and bulk actions.
+        return super().can_delete(ignore_bulk=ignore_bulk) and policy.may_delete(
+            self.user, self.page
+        )
+
+    def can_set_view_restrictions(self) -> bool:
+        # Wagtail's privacy view and its side panel ask only this (publish rights suffice).
+        return super().can_set_view_restrictions() and policy.may_set_privacy(self.user, self.page)
+
+
+class RoleCheckedPermissionsMixin:
+    """For page models: Wagtail asks the specific class's `permissions_for_user` everywhere
+    (its menus and buttons, wagtail-localize's editor, bulk actions' `check_perm`), so what
+    the tester refuses is not offered, where a `before_*` hook could only refuse it after."""
+
+    def permissions_for_user(self, user) -> PagePermissionTester:
+        return RoleCheckedPermissionTester(user, self)

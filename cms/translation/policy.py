@@ -20,8 +20,10 @@ Users in no role (superusers, moderators) are limited only by Wagtail's own perm
 """
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Model
 from django.utils.translation import gettext as _
 from wagtail.models import Locale, Page
+from wagtail.permissions import policy_registry
 from wagtail_localize.models import Translation
 
 from .content_checks import check_page, check_translation
@@ -77,6 +79,12 @@ def may_delete(user, page: Page) -> bool:
     return all(role.may_delete for role in roles) and may_write(user, page)
 
 
+def may_set_privacy(user, page: Page) -> bool:
+    """Privacy (password, login or group) hides a page and everything below it from readers
+    until someone lifts it: a decision about the site, as deleting is; translators do not."""
+    return may_delete(user, page)
+
+
 def may_move(user, page: Page, destination: Page | None = None) -> bool:
     """Moving stays inside the user's language, for the page and where it goes."""
     return may_delete(user, page) and (destination is None or may_write(user, destination))
@@ -103,6 +111,15 @@ def may_translate(user, source_locale: Locale, target_locale: Locale) -> bool:
         source_locale.language_code == SOURCE_LANGUAGE
         and target_locale.language_code == TARGET_LANGUAGE
     )
+
+
+def may_edit_snippet(user, model: type[Model]) -> bool:
+    """Whether the user may open `model`'s snippet editor (papers: editors, not translators).
+
+    Wagtail's permission policy for the model, the one its snippet edit view asks; the roles
+    grant the model permissions it reads (cms.translation.roles).
+    """
+    return policy_registry.get_by_type(model).user_has_permission(user, "change")
 
 
 def may_convert_to_alias(user, page: Page) -> bool:

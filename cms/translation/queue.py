@@ -1,4 +1,4 @@
-"""The translator's queue: English pages whose zh-hant version is missing or behind.
+"""The translator's queue: English pages whose zh-hant version is missing, behind or unreviewed.
 
 Read from the English side, so a page that was never translated is listed too (the translation
 status report starts from translated pages and cannot see it). One query for the whole queue:
@@ -16,18 +16,20 @@ from django.db import transaction
 from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.utils.translation import gettext_lazy as _
 from wagtail.models import Locale, Page
-from wagtail_localize.models import Translation, TranslationSource
+from wagtail_localize.models import StringTranslation, Translation, TranslationSource
 
 from cms.digests.models import DigestPage, TopicPage
 
 from . import policy
 from .roles import SOURCE_LANGUAGE, TARGET_LANGUAGE, MissingTreeRoot, tree_root
+from .status import segment_counts
 from .sync import sync_translation_sources
 
 # Queue states, in the order a translator meets them.
 NOT_TRANSLATED = "not_translated"
 OUT_OF_DATE = "out_of_date"
 NOT_PUBLISHED = "not_published"
+TO_REVIEW = "to_review"
 CHANGES_NOT_PUBLISHED = "changes_not_published"
 UP_TO_DATE = "up_to_date"
 
@@ -35,6 +37,7 @@ QUEUE_LABELS = {
     NOT_TRANSLATED: _("Not translated"),
     OUT_OF_DATE: _("Out of date"),
     NOT_PUBLISHED: _("Translation not yet published"),
+    TO_REVIEW: _("Machine or previous translations to review"),
     CHANGES_NOT_PUBLISHED: _("Changes not yet published"),
 }
 
@@ -70,7 +73,10 @@ def translation_queue(
     `translation_title` (its page in `language`, if any). A page is out of date when it was
     published after its translation was last synced (TranslationStatus.out_of_date's rule), or
     after the live translation was last published: syncing alone changes nothing a reader sees,
-    so the page stays in the queue until a translator publishes the update.
+    so the page stays in the queue until a translator publishes the update. A live, current
+    translation stays too while it has machine segments (cms.translation.status's definition:
+    machine or a sync's previous translations nobody reviewed), or strings changed since its
+    last publish (reviewed in the editor, not yet published).
     """
     target = Locale.objects.filter(language_code=language).values("pk")[:1]
     translated = Page.objects.filter(translation_key=OuterRef("translation_key"), locale_id=target)
@@ -80,10 +86,27 @@ def translation_queue(
         translations__target_locale_id=target,
         translations__enabled=True,
     )
-    # What keeps a page off the queue, as two EXISTS tests the database can answer from the
+    to_review = (
+        Translation.objects.filter(
+            enabled=True,
+            source__object_id=OuterRef("translation_key"),
+            source__locale_id=OuterRef("locale_id"),
+            target_locale_id=target,
+        )
+        .annotate(machine_segments=segment_counts(Q())["machine_segments"])
+        .filter(machine_segments__gt=0)
+    )
+    # Strings of a translated page (its context) saved after the page was last published.
+    changed_since_publish = StringTranslation.objects.filter(
+        context__object_id=OuterRef("translation_key"),
+        locale_id=OuterRef("locale_id"),
+        updated_at__gt=OuterRef("last_published_at"),
+    )
+    # What keeps a page off the queue, as EXISTS tests the database can answer from the
     # (translation_key, locale) indexes before it computes any row's state: the states below
     # are then worked out only for the pages listed.
     current_translation = translated.filter(
+        ~Exists(changed_since_publish),
         live=True,
         has_unpublished_changes=False,
         last_published_at__gte=OuterRef("last_published_at"),
@@ -92,13 +115,14 @@ def translation_queue(
     return (
         Page.objects.type(DigestPage, TopicPage)
         .filter(locale__language_code=source_language, live=True)
-        .filter(~Exists(current_translation) | Exists(stale_source))
+        .filter(~Exists(current_translation) | Exists(stale_source) | Exists(to_review))
         .annotate(
             translation_id=Subquery(translated.values("pk")[:1]),
             translation_title=Subquery(translated.values("title")[:1]),
             translation_live=Subquery(translated.values("live")[:1]),
             translation_published_at=Subquery(translated.values("last_published_at")[:1]),
             synced_at=Subquery(source.values("last_updated_at")[:1]),
+            has_machine_segments=Exists(to_review),
         )
         .annotate(
             queue_state=Case(
@@ -109,6 +133,7 @@ def translation_queue(
                     then=Value(OUT_OF_DATE),
                 ),
                 When(translation_live=False, then=Value(NOT_PUBLISHED)),
+                When(has_machine_segments=True, then=Value(TO_REVIEW)),
                 default=Value(CHANGES_NOT_PUBLISHED),
             )
         )

@@ -93,10 +93,14 @@ def count_rows(segments) -> Coalesce:
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
-def segment_facts(translated: Q) -> dict[str, Any]:
-    """The annotations both statuses share, for Translation rows: segment counts (a segment is
-    translated when a string translation matching `translated` exists for it), the source
-    page's id, live revision and publish time, and the revision the last sync read.
+def segment_counts(translated: Q) -> dict[str, Coalesce]:
+    """Segment counts of Translation rows: all, translated, and machine segments.
+
+    A segment is translated when a string translation matching `translated` exists for it, and
+    a *machine segment* when that translation is still of the machine type: filled by a
+    machine translator, or a sync's previous translation (cms.translation.previous), and not
+    yet saved by a translator. The one definition the report, the API, the publish warning and
+    the translator's queue share.
 
     `translated` is a condition on StringTranslation; it may refer to the Translation row as
     `OuterRef(OuterRef(...))` (the admin counts every translation, the API only published ones).
@@ -110,6 +114,17 @@ def segment_facts(translated: Q) -> dict[str, Any]:
         has_error=False,
     )
     machine = done.filter(translation_type=StringTranslation.TRANSLATION_TYPE_MACHINE)
+    return {
+        "total_segments": count_rows(segments),
+        "translated_segments": count_rows(segments.filter(Exists(done))),
+        "machine_segments": count_rows(segments.filter(Exists(machine))),
+    }
+
+
+def segment_facts(translated: Q) -> dict[str, Any]:
+    """The annotations both statuses share, for Translation rows: `segment_counts(translated)`,
+    the source page's id, live revision and publish time, and the revision the last sync read.
+    """
     source_page = Page.objects.filter(
         translation_key=OuterRef("source__object_id"), locale_id=OuterRef("source__locale_id")
     )
@@ -125,9 +140,7 @@ def segment_facts(translated: Q) -> dict[str, Any]:
     # The source page's values come back as one JSON object (datetimes as text, json_datetime):
     # one subquery instead of three for Django to compile and the database to plan.
     return {
-        "total_segments": count_rows(segments),
-        "translated_segments": count_rows(segments.filter(Exists(done))),
-        "machine_segments": count_rows(segments.filter(Exists(machine))),
+        **segment_counts(translated),
         "source_page": Subquery(
             source_page.values(
                 json=JSONObject(

@@ -8,7 +8,9 @@ wagtail-localize's submit, update and convert views by serving our subclasses at
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy, ngettext
 from wagtail import hooks
 from wagtail.admin.menu import MenuItem
@@ -16,7 +18,7 @@ from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
 from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 
-from . import localize_views, policy
+from . import localize_views, policy, snippets_api
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
 from .queue_views import OpenTranslationView, TranslationQueueView
@@ -49,8 +51,23 @@ def replace_localize_views():
             localize_views.convert_to_alias,
             name="convert_to_alias",
         ),
+        path(
+            "api/snippets/<slug:app_label>/<slug:model_name>/",
+            snippets_api.SnippetViewSet.as_view({"get": "list"}),
+            name="snippets_api_listing",
+        ),
+        path(
+            "api/snippets/<slug:app_label>/<slug:model_name>/<str:pk>/",
+            snippets_api.SnippetViewSet.as_view({"get": "retrieve"}),
+            name="snippets_api_detail",
+        ),
     ]
     return [path("localize/", include((urls, "translation_localize")))]
+
+
+@hooks.register("insert_global_admin_css")
+def translation_admin_css():
+    return format_html('<link rel="stylesheet" href="{}">', static("translation/admin.css"))
 
 
 @hooks.register("register_admin_urls")
@@ -243,9 +260,8 @@ def _allowed(buttons, refused: set[str]) -> list:
 def hide_refused_listing_buttons(buttons, page, user, context=None):
     """No Delete, Move or Copy in the page listing for users the policy would refuse.
 
-    Wagtail shows them from its own page permissions (change + publish may delete); the views
-    refuse anyway (check_delete and friends). The edit view's header and wagtail-localize's
-    translation editor have no hook to remove theirs.
+    Delete and Move also follow the page models' permission tester (cms.translation.pages);
+    Copy does not, and the views refuse anyway (check_delete and friends).
     """
     refused = _refused_urls(user, page)
     if not refused:

@@ -1,5 +1,7 @@
 """The translator's queue: new and changed English pages reach translators, who start drafts."""
 
+from urllib.parse import urlencode
+
 import pytest
 from django.contrib.messages import get_messages
 from django.db import connection
@@ -15,10 +17,12 @@ from cms.translation.queue import (
     NOT_PUBLISHED,
     NOT_TRANSLATED,
     OUT_OF_DATE,
+    TO_REVIEW,
     UP_TO_DATE,
     queue_state,
     translation_queue,
 )
+from cms.translation.status import translation_status
 from tests.pages import add_draft_digest
 
 pytestmark = pytest.mark.django_db
@@ -287,3 +291,61 @@ def test_a_started_translation_is_listed_once_in_the_status_report(
 
     keys = [row.pk for row in rows]
     assert zh_page.pk in keys and new_digest.pk not in keys
+
+
+def publish_in_translation_editor(client, page: Page, capture) -> None:
+    with capture(execute=True):  # wagtail-localize publishes on commit
+        response = client.post(
+            reverse("wagtailadmin_pages:edit", args=[page.pk]), {"action": "publish"}
+        )
+    assert response.status_code == 302
+
+
+def queue_row(client, page: Page) -> str:
+    """The report's row for `page` ('' when it is not listed)."""
+    html = client.get(reverse("translation_queue")).content.decode()
+    rows = [row for row in html.split("<tr") if f'action="{open_url(page)}"' in row]
+    return rows[0] if rows else ""
+
+
+def test_unreviewed_previous_translations_keep_a_live_page_in_the_queue_until_published(
+    client, translator, digest_en, digest_zh, django_capture_on_commit_callbacks
+):
+    """A sync prefills the changed summary with its previous translation; publishing it
+    unreviewed puts it live, and the queue asks for a review until a reviewed text is live."""
+    capture = django_capture_on_commit_callbacks
+    digest_en.summary = "A changed English summary."
+    digest_en.save_revision().publish()
+    translation = Translation.objects.get(
+        source__object_id=digest_en.translation_key, target_locale=digest_zh.locale
+    )
+    client.force_login(translator)
+    client.post(reverse("wagtail_localize:update_translations", args=[translation.source_id]), {})
+    publish_in_translation_editor(client, digest_zh, capture)
+
+    digest_zh.refresh_from_db()
+    assert digest_zh.live and not digest_zh.has_unpublished_changes
+    assert translation_status(digest_zh).machine_segments == 1
+    assert queue_state(digest_en) == TO_REVIEW
+    row = queue_row(client, digest_en)
+    assert "Machine or previous translations to review" in row and "Review translation" in row
+    dashboard = client.get(reverse("wagtailadmin_home")).content.decode()
+    assert "Machine or previous translations to review" in dashboard
+
+    # Reviewed in the editor (the translator saves the text), not yet published: still waiting.
+    segment = translation.source.stringsegment_set.get(context__path="summary")
+    response = client.put(
+        reverse("wagtail_localize:edit_string_translation", args=[translation.pk, segment.pk]),
+        data=urlencode({"value": "改寫後、已審閱的摘要。"}),
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 200
+    assert translation_status(digest_zh).machine_segments == 0
+    assert queue_state(digest_en) == CHANGES_NOT_PUBLISHED
+
+    publish_in_translation_editor(client, digest_zh, capture)
+
+    digest_zh.refresh_from_db()
+    assert digest_zh.specific.summary == "改寫後、已審閱的摘要。"
+    assert queue_state(digest_en) == UP_TO_DATE
+    assert queue_row(client, digest_en) == ""

@@ -1,0 +1,61 @@
+"""What a translator and an administrator see in wagtail-localize's translation editor."""
+
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from wagtail.models import Locale
+from wagtail_localize.models import OverridableSegment, TranslationContext, TranslationSource
+
+from cms.digests.models import DigestPage
+from cms.translation.roles import TRANSLATORS
+from tests.users import member
+
+from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def digest_showing_its_paper(seeded_live_server):
+    """FabricPerf's zh-hant page, whose source shows the paper in the translation editor.
+
+    As in a database whose sources were extracted while the paper field was overridable: the
+    editor then draws it with wagtail-localize's snippet chooser and its "Edit this paper".
+    """
+    page = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
+    source = TranslationSource.objects.get(object_id=page.translation_key, locale=page.locale)
+    context, _created = TranslationContext.objects.get_or_create(
+        object_id=page.translation_key, path="paper"
+    )
+    OverridableSegment.objects.create(
+        source=source, context=context, order=99, data_json=json.dumps(page.paper_id)
+    )
+    return page.get_translation(Locale.objects.get(language_code="zh-hant")), page.paper
+
+
+@pytest.mark.parametrize("who", ["translator", "admin"])
+def test_edit_this_paper_is_shown_only_to_those_who_may_edit_papers(
+    new_browser_page,  # noqa: F811
+    digest_showing_its_paper,
+    who,
+):
+    zh_page, paper = digest_showing_its_paper
+    if who == "translator":
+        member(TRANSLATORS, "translator", password="translator")
+    else:
+        get_user_model().objects.create_superuser("admin", "admin@example.com", "admin")
+    browser_page = new_browser_page()
+    log_in(browser_page, who)
+
+    browser_page.goto(f"/admin/pages/{zh_page.pk}/edit/")
+
+    chooser = browser_page.locator(".snippet-chooser")
+    chooser.get_by_text(paper.title[:40]).wait_for()
+    link = chooser.get_by_text("Edit this paper")
+    if who == "translator":
+        assert not link.is_visible()
+        assert chooser.locator("a[href]").count() == 0
+    else:
+        assert link.is_visible()
+        assert link.get_attribute("href") == f"/admin/snippets/papers/paper/edit/{paper.pk}/"
