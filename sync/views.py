@@ -38,8 +38,8 @@ class EditorOnlyMixin:
 
 
 class SyncRunFilterSet(WagtailFilterSet):
-    kind = django_filters.ChoiceFilter(label=_("kind"), choices=SyncRun.Kind.choices)
-    status = django_filters.ChoiceFilter(label=_("status"), choices=SyncRun.Status.choices)
+    kind = django_filters.ChoiceFilter(label=_("Kind"), choices=SyncRun.Kind.choices)
+    status = django_filters.ChoiceFilter(label=_("Status"), choices=SyncRun.Status.choices)
 
     class Meta:
         model = SyncRun
@@ -54,14 +54,14 @@ class SyncRunReportView(EditorOnlyMixin, ReportView):
     filterset_class = SyncRunFilterSet
     columns = [
         TitleColumn("__str__", label=_("Run"), url_name="sync_run"),
-        Column("trigger", label=_("started by")),
-        DateColumn("started_at", label=_("started")),
-        DateColumn("finished_at", label=_("finished")),
-        Column("papers_total", label=_("papers")),
-        Column("papers_matched", label=_("papers matched")),
-        Column("papers_changed", label=_("papers changed")),
-        Column("fields_changed", label=_("fields changed")),
-        Column("error_count", label=_("errors")),
+        Column("trigger", label=_("Started by")),
+        DateColumn("started_at", label=_("Started")),
+        DateColumn("finished_at", label=_("Finished")),
+        Column("papers_total", label=_("Papers")),
+        Column("papers_matched", label=_("Papers matched")),
+        Column("papers_changed", label=_("Papers changed")),
+        Column("fields_changed", label=_("Fields changed")),
+        Column("error_count", label=_("Errors")),
     ]
     list_export = [
         "pk",
@@ -108,7 +108,7 @@ class SyncRunDetailView(
 
 class PaperSyncFilterSet(WagtailFilterSet):
     sync_state__failed_attempts__gt = django_filters.NumberFilter(
-        field_name="sync_state__failed_attempts", lookup_expr="gt", label=_("failed attempts")
+        field_name="sync_state__failed_attempts", lookup_expr="gt", label=_("Failed attempts")
     )
 
     class Meta:
@@ -123,12 +123,12 @@ class PaperSyncReportView(EditorOnlyMixin, ReportView):
     index_results_url_name = "sync_papers_results"
     filterset_class = PaperSyncFilterSet
     columns = [
-        TitleColumn("title", label=_("title"), url_name="sync_paper"),
-        Column("venue", label=_("venue")),
-        Column("year", label=_("year")),
-        DateColumn("sync_state.last_synced_at", label=_("last synced")),
-        Column("sync_state.failed_attempts", label=_("failed attempts")),
-        Column("sync_state.last_error", label=_("last error")),
+        TitleColumn("title", label=_("Title"), url_name="sync_paper"),
+        Column("venue", label=_("Venue")),
+        Column("year", label=_("Year")),
+        DateColumn("sync_state.last_synced_at", label=_("Last synced")),
+        Column("sync_state.failed_attempts", label=_("Failed attempts")),
+        Column("sync_state.last_error", label=_("Last error")),
     ]
 
     def get_queryset(self):
@@ -217,13 +217,13 @@ class DiscoveryReportView(EditorOnlyMixin, ReportView):
     index_results_url_name = "sync_candidates_results"
     filterset_class = DiscoveryFilterSet
     columns = [
-        Column("title", label=_("title")),
-        Column("venue", label=_("venue")),
-        Column("year", label=_("year")),
-        Column("authors_display", label=_("authors")),
+        Column("title", label=_("Title")),
+        Column("venue", label=_("Venue")),
+        Column("year", label=_("Year")),
+        Column("authors_display", label=_("Authors")),
         Column("doi", label=_("DOI")),
-        Column("get_status_display", label=_("status")),
-        DateColumn("found_at", label=_("found")),
+        Column("get_status_display", label=_("Status")),
+        DateColumn("found_at", label=_("Found")),
     ]
     list_export = ["title", "venue", "year", "doi", "dblp_key", "status", "found_at"]
 

@@ -50,3 +50,14 @@ def test_sync_now_is_an_icon_button_in_wagtails_markup(admin_client):
     button = re.search(r"<button[^>]*data-sync-now[^>]*>(.*?)</button>", html, re.S)
     assert "button--icon" in button.group(0)
     assert '<span class="icon-wrapper">' in button.group(1)
+
+
+@pytest.mark.parametrize("listing", ["sync_papers", "sync_runs", "sync_candidates"])
+def test_listing_columns_are_headed_as_wagtail_heads_its_own(admin_client, listing):
+    html = admin_client.get(reverse(listing)).content.decode()
+
+    headers = [
+        re.sub(r"<[^>]+>|\s+", " ", cell).strip()
+        for cell in re.findall(r"<th[^>]*>(.*?)</th>", html, re.S)
+    ]
+    assert headers and all(header[:1].isupper() for header in headers if header), headers
