@@ -158,6 +158,19 @@ class StrictQueryParametersMixin:
                 _("format must be one of: %(formats)s") % {"formats": ", ".join(formats)}
             ) from error
 
+    def find_view(self, request):
+        """Wagtail's find/, whose 404 said only "not found": here it names what was looked
+        for (the same words whether nothing is there or it is not public)."""
+        try:
+            return super().find_view(request)
+        except Http404 as error:
+            given = ", ".join(
+                f"{name}={request.GET[name]!r}"
+                for name in sorted(self.find_query_parameters)
+                if request.GET.get(name)
+            )
+            raise Http404(_("nothing found for %(given)s") % {"given": given}) from error
+
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         validate_query_parameters(request.GET)

@@ -77,6 +77,30 @@ def test_find_with_a_bad_id_is_a_400_and_an_unknown_id_a_404(api_get):
     assert api_get(f"{PAGES_URL}find/", id="999999").status_code == 404
 
 
+@pytest.mark.parametrize(
+    ("path", "params", "message"),
+    [
+        (f"{PAGES_URL}find/", {"id": "999999"}, "nothing found for id='999999'"),
+        (
+            f"{PAGES_URL}find/",
+            {"html_path": "/no-such/"},
+            "nothing found for html_path='/no-such/'",
+        ),
+        (
+            f"{PAGES_URL}find/",
+            {"html_path": "/zh-hant/壅塞/"},
+            "nothing found for html_path='/zh-hant/壅塞/'",
+        ),
+        ("/api/v2/papers/find/", {"id": "999999"}, "nothing found for id='999999'"),
+    ],
+)
+def test_find_names_what_it_did_not_find(api_get, path, params, message):
+    """Wagtail's 404 said only "not found"."""
+    response = api_get(path, **params)
+    assert response.status_code == 404
+    assert response.json() == {"message": message}
+
+
 def test_valid_filters_still_work(api_items):
     odin = digest("Odin")
     found = api_items(type=DIGEST_TYPE, short_name="Odin", locale="en")
