@@ -102,6 +102,12 @@ def _shown(value: Any) -> str:
     return _short.repr(value)
 
 
+def _shown_as_json(value: Any) -> str:
+    """A value as the file wrote it (null, not None), a few dozen characters at most."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 class _IntegerTooLong(Exception):
     def __init__(self, digits: int) -> None:
         self.digits = digits
@@ -254,7 +260,10 @@ class _Reader:
 
     def site(self, data: Any) -> SeedSite:
         if not isinstance(data, dict):
-            raise self.fail("top level", "", _("must be a JSON object"))
+            raise SeedError(
+                _("%(file)s: must hold one JSON object with 'site' and 'topics', got %(value)s")
+                % {"file": self.path, "value": _shown_as_json(data)}
+            )
         site = data.get("site")
         if not isinstance(site, dict):
             raise self.fail("top level", "site", _("must be an object"))

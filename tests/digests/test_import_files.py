@@ -267,3 +267,14 @@ def test_simplified_chinese_is_named_before_anything_is_written(seed_copy, run_c
         f"digest '{digest['short_name']}': field 'title.zh-hant' holds Simplified Chinese "
         "characters (网络测试)",
     )
+
+
+@pytest.mark.parametrize(("text", "shown"), [("[]", "[]"), ("null", "null"), ('"x"', '"x"')])
+def test_a_file_that_is_not_one_object_says_what_it_holds(tmp_path, run_cli, text, shown):
+    """It said "top level: field '' must be a JSON object", naming a field with no name."""
+    path = tmp_path / "not-an-object.json"
+    path.write_text(text, encoding="utf-8")
+    assert_one_line_error(
+        *run_cli(str(path)),
+        f"{path}: must hold one JSON object with 'site' and 'topics', got {shown}",
+    )
