@@ -129,3 +129,27 @@ def test_site_filter_scopes_the_listing_to_that_site(api_get):
     assert (
         api_get(PAGES_URL, site="elsewhere.example", type="digests.DigestPage").status_code == 404
     )
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "named"),
+    [
+        (PAGES_URL, {"locale": ["en", "zh-hant"]}, "locale"),
+        (PAGES_URL, {"limit": ["1", "100"]}, "limit"),
+        (f"{PAGES_URL}find/", {"html_path": ["/", "/zh-hant/"]}, "html_path"),
+        ("/api/v2/papers/", {"search": ["odin", "nsdi"]}, "search"),
+        ("/api/v2/images/", {"fields": ["title", "width"]}, "fields"),
+    ],
+)
+def test_a_parameter_given_twice_is_a_400_naming_it(client, path, params, named):
+    """The views read the last value silently (`locale=en&locale=zh-hant` listed zh-hant
+    pages), where anything in front of them may read the first."""
+    response = client.get(path, params)
+    assert response.status_code == 400
+    assert response.json() == {"message": f"{named} is given more than once"}
+
+
+def test_a_parameter_given_twice_is_named_in_a_detail_too(client):
+    response = client.get(f"{PAGES_URL}{digest('Odin').pk}/", {"fields": ["title", "slug"]})
+    assert response.status_code == 400
+    assert response.json() == {"message": "fields is given more than once"}
