@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping
 
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
-from django.http import Http404
+from django.http import Http404, QueryDict
 from django.utils.translation import gettext as _
 from rest_framework.filters import BaseFilterBackend
 from wagtail.api.v2.filters import OrderingFilter
@@ -49,11 +49,18 @@ def check_integer(name: str, value: str) -> int:
     return number
 
 
-def validate_query_parameters(params: Mapping[str, str]) -> None:
-    """Reject values no filter can use; run before any filter touches the database."""
+def validate_query_parameters(params: QueryDict) -> None:
+    """Reject values no filter can use; run before any filter touches the database.
+
+    A parameter given twice is refused: the views would read its last value, while a proxy, a
+    CDN rule or a log reader in front of them may read the first (as the cite view does).
+    """
     for name, value in params.items():
         if "\x00" in name or "\x00" in value:
             raise BadRequestError(_("null characters are not allowed in query parameters"))
+    for name, values in params.lists():
+        if len(values) > 1:
+            raise BadRequestError(_("%(name)s is given more than once") % {"name": name})
     for name in INTEGER_PARAMETERS + ROOT_OR_INTEGER_PARAMETERS:
         value = params.get(name)
         if value is None or (name in ROOT_OR_INTEGER_PARAMETERS and value == "root"):
@@ -157,6 +164,19 @@ class StrictQueryParametersMixin:
             raise BadRequestError(
                 _("format must be one of: %(formats)s") % {"formats": ", ".join(formats)}
             ) from error
+
+    def find_view(self, request):
+        """Wagtail's find/, whose 404 said only "not found": here it names what was looked
+        for (the same words whether nothing is there or it is not public)."""
+        try:
+            return super().find_view(request)
+        except Http404 as error:
+            given = ", ".join(
+                f"{name}={request.GET[name]!r}"
+                for name in sorted(self.find_query_parameters)
+                if request.GET.get(name)
+            )
+            raise Http404(_("nothing found for %(given)s") % {"given": given}) from error
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)

@@ -29,7 +29,7 @@ def revalidated_by_content(view):
     """`view` without the Last-Modified header Django's feed and sitemap views set from their
     newest item. Removing an item (an unpublished digest) does not move that date, so a client
     asking If-Modified-Since would keep the removed entry; the ETag that
-    ConditionalGetMiddleware takes from the content changes with any change."""
+    cms.ops.conditional_get takes from the content changes with any change."""
 
     @wraps(view)
     def without_last_modified(request, *args, **kwargs):

@@ -2,8 +2,10 @@
 out by hand: the expected value of the tests of both endpoints that show papers.
 """
 
+from django.utils import translation
+
 from cms.digests.models import DigestPage
-from cms.papers.models import PaperAffiliation, PaperAuthor, PaperLink
+from cms.papers.models import PaperAffiliation, PaperAuthor, PaperLink, Venue
 
 
 def fill_in_odin() -> DigestPage:
@@ -31,13 +33,16 @@ def fill_in_odin() -> DigestPage:
     return page
 
 
-def expected_paper(paper_id: int) -> dict:
-    """Odin's paper as `fill_in_odin` leaves it, as both endpoints show it."""
+def expected_paper(paper_id: int, language: str = "en") -> dict:
+    """Odin's paper as `fill_in_odin` leaves it, as both endpoints show it in `language` (the
+    venue's name is translated)."""
+    with translation.override(language):
+        venue_name = str(Venue.SIGCOMM.label)
     return {
         "id": paper_id,
         "title": "Odin: Rethinking Congestion Control under All-to-All Traffic",
         "doi": "10.1145/0000000.0000001",
-        "venue": {"acronym": "SIGCOMM", "name": "ACM SIGCOMM Conference"},
+        "venue": {"acronym": "SIGCOMM", "name": venue_name},
         "year": 2026,
         "track": "short paper",
         "authors": [

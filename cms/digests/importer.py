@@ -70,10 +70,13 @@ class SeedImporter:
     # -- pages ---------------------------------------------------------------------------------
 
     def _upsert(
-        self, parent: Page, model: type[Page], lookup: dict, values: dict
+        self, parent: Page, model: type[Page], lookup: dict, values: dict, page: Page | None = None
     ) -> tuple[Page, str]:
-        """Create a live page with a revision, or (update mode) bring it in line with `values`."""
-        page = model.objects.child_of(parent).filter(locale=self.en, **lookup).first()
+        """Create a live page with a revision, or (update mode) bring it in line with `values`.
+
+        `page` is the existing page when the caller found it elsewhere than by `lookup`."""
+        if page is None:
+            page = model.objects.child_of(parent).filter(locale=self.en, **lookup).first()
         if page is None:
             page = model(locale=self.en, **lookup, **values)
             parent.add_child(instance=page)
@@ -165,11 +168,34 @@ class SeedImporter:
             "summary": seed.summary.en,
             "paper_id": paper.pk,
         }
-        digest, state = self._upsert(topic, DigestPage, {"slug": slugify(seed.short_name)}, values)
+        slug = slugify(seed.short_name)
+        found = self._digest_under_another_topic(topic, seed.short_name, slug)
+        if found is not None and self.update:
+            found.move(topic, pos="last-child")  # its translation follows (translation.tree)
+            found.refresh_from_db()
+            self.report.add("pages moved")
+        parent = topic if found is None or self.update else found.get_parent()
+        digest, state = self._upsert(parent, DigestPage, {"slug": slug}, values, page=found)
         self._translate(
             digest, state, {"title": seed.title.zh_hant, "summary": seed.summary.zh_hant}
         )
         self.page_done(seed.short_name, state)
+
+    def _digest_under_another_topic(
+        self, topic: TopicPage, short_name: str, slug: str
+    ) -> DigestPage | None:
+        """The English digest of `short_name` when the file now puts it under `topic` but the
+        site has it under another topic: the same digest, moved in the file, which must not
+        become a second live page. None when `topic` holds it (or its slug) or no topic does."""
+        if DigestPage.objects.child_of(topic).filter(locale=self.en, slug=slug).exists():
+            return None
+        index = topic.get_parent()
+        return (
+            DigestPage.objects.descendant_of(index)
+            .filter(locale=self.en, short_name=short_name)
+            .order_by("path")
+            .first()
+        )
 
     # -- papers --------------------------------------------------------------------------------
 

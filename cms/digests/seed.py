@@ -9,6 +9,7 @@ parsing, and every text field has a length limit.
 
 import json
 import reprlib
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from django.utils.translation import gettext as _
 from wagtail.models import Page
 
 from cms.papers.models import PaperAffiliation, Track, Venue
+from cms.translation.zh_hant import find_simplified
 
 from .models import DigestPage
 
@@ -85,6 +87,9 @@ INTRO_LENGTH = 5_000
 # Years and reading times need four digits; Python refuses to convert an integer of more than
 # 4,300 digits (sys.get_int_max_str_digits), and anything this long is a mistake anyway.
 INTEGER_DIGITS = 18
+# Line breaks and tabs belong only in the multi-line fields (summaries, the site intro). No
+# other control character is text an editor could type, and NUL is one PostgreSQL cannot store.
+LINE_CONTROLS = "\t\n\r"
 
 _short = reprlib.Repr()
 _short.maxstring = _short.maxother = 60
@@ -94,6 +99,12 @@ _short.maxlist = _short.maxdict = 4
 def _shown(value: Any) -> str:
     """A value for an error message: a few dozen characters, however large it is."""
     return _short.repr(value)
+
+
+def _shown_as_json(value: Any) -> str:
+    """A value as the file wrote it (null, not None), a few dozen characters at most."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class _IntegerTooLong(Exception):
@@ -125,17 +136,41 @@ class _Reader:
         return self._string(data.get(field), where, field, max_length)
 
     def bilingual(
-        self, data: dict, where: str, field: str, max_length: int | None = None
+        self,
+        data: dict,
+        where: str,
+        field: str,
+        max_length: int | None = None,
+        *,
+        multiline: bool = False,
     ) -> Bilingual:
         value = data.get(field)
         if not isinstance(value, dict):
             raise self.fail(where, field, _("must be an object with 'en' and 'zh-hant'"))
-        return Bilingual(
-            en=self._string(value.get("en"), where, f"{field}.en", max_length),
-            zh_hant=self._string(value.get("zh-hant"), where, f"{field}.zh-hant", max_length),
+        en = self._string(value.get("en"), where, f"{field}.en", max_length, multiline=multiline)
+        zh_field = f"{field}.zh-hant"
+        zh_hant = self._string(
+            value.get("zh-hant"), where, zh_field, max_length, multiline=multiline
         )
+        # The zh-Hant guard would refuse to publish it midway through the import; name it now.
+        if simplified := find_simplified(zh_hant):
+            raise self.fail(
+                where,
+                zh_field,
+                _("holds Simplified Chinese characters (%(characters)s): Traditional expected")
+                % {"characters": "".join(simplified)},
+            )
+        return Bilingual(en=en, zh_hant=zh_hant)
 
-    def _string(self, value: Any, where: str, field: str, max_length: int | None) -> str:
+    def _string(
+        self,
+        value: Any,
+        where: str,
+        field: str,
+        max_length: int | None,
+        *,
+        multiline: bool = False,
+    ) -> str:
         if not isinstance(value, str) or not value.strip():
             raise self.fail(where, field, _("must be a non-empty string, got %s") % _shown(value))
         if max_length is not None and len(value) > max_length:
@@ -145,7 +180,21 @@ class _Reader:
                 _("must be at most %(max)d characters, got %(length)d")
                 % {"max": max_length, "length": len(value)},
             )
+        self.characters(value, where, field, allowed=LINE_CONTROLS if multiline else "")
         return value
+
+    def characters(self, value: str, where: str, field: str, *, allowed: str) -> None:
+        """Refuse what is not storable text: a lone surrogate (JSON's \\ud800, which UTF-8
+        cannot encode) or a control character other than those `allowed`."""
+        for position, char in enumerate(value, 1):
+            category = unicodedata.category(char)
+            if category == "Cs" or (category == "Cc" and char not in allowed):
+                raise self.fail(
+                    where,
+                    field,
+                    _("holds U+%(code)04X (character %(position)d), which is not text")
+                    % {"code": ord(char), "position": position},
+                )
 
     def integer(self, data: dict, where: str, field: str, low: int, high: int) -> int:
         value = data.get(field)
@@ -193,7 +242,7 @@ class _Reader:
             track=track or "",
             reading_minutes=self.integer(data, where, "reading_minutes", 1, 600),
             title=self.bilingual(data, where, "title", TITLE_LENGTH),
-            summary=self.bilingual(data, where, "summary", SUMMARY_LENGTH),
+            summary=self.bilingual(data, where, "summary", SUMMARY_LENGTH, multiline=True),
             affiliations=tuple(affiliations),
         )
 
@@ -210,7 +259,10 @@ class _Reader:
 
     def site(self, data: Any) -> SeedSite:
         if not isinstance(data, dict):
-            raise self.fail("top level", "", _("must be a JSON object"))
+            raise SeedError(
+                _("%(file)s: must hold one JSON object with 'site' and 'topics', got %(value)s")
+                % {"file": self.path, "value": _shown_as_json(data)}
+            )
         site = data.get("site")
         if not isinstance(site, dict):
             raise self.fail("top level", "site", _("must be an object"))
@@ -219,7 +271,7 @@ class _Reader:
             raise self.fail("top level", "topics", _("must be a non-empty list"))
         parsed = SeedSite(
             title=self.bilingual(site, "site", "title", TITLE_LENGTH),
-            intro=self.bilingual(site, "site", "intro", INTRO_LENGTH),
+            intro=self.bilingual(site, "site", "intro", INTRO_LENGTH, multiline=True),
             topics=tuple(self.topic(item, number) for number, item in enumerate(topics, 1)),
         )
         self.distinct_topics(parsed.topics)

@@ -10,6 +10,7 @@ from wagtail.api.v2.views import BaseAPIViewSet
 from cms.api_http import CacheControlMixin, JSONBodyMixin
 from cms.api_params import StrictFieldsFilter, StrictOrderingFilter, StrictQueryParametersMixin
 from cms.digests.api_filters import requested_language
+from cms.digests.blocks import PAGE_LANGUAGE
 from cms.digests.visibility import depends_on_requester
 
 from .api_filters import PaperSearchFilter
@@ -46,6 +47,12 @@ class PapersAPIViewSet(
             queryset = papers_on_public_pages(self.request, language=language)
             self._queryset = queryset.order_by("id")
         return self._queryset
+
+    def get_serializer_context(self):
+        """The venue's name in the `locale` language when one is asked for."""
+        context = super().get_serializer_context()
+        context[PAGE_LANGUAGE] = requested_language(self.request)
+        return context
 
     def depends_on_requester(self) -> bool:
         """Papers are shown through public digests, so whoever passes a view restriction may

@@ -112,7 +112,7 @@ def csl_item(paper: Paper) -> dict[str, Any]:
         "title": paper.title,
         "author": [_csl_name(author) for author in paper_parts(paper).authors],
         "issued": {"date-parts": [[paper.year]]},
-        "container-title": str(paper.venue_name),
+        "container-title": paper.venue_proper_name,
         "container-title-short": paper.venue,
     }
     if paper.venue in VENUE_PUBLISHERS:

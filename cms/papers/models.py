@@ -1,6 +1,7 @@
 """Paper metadata, shared by both languages: one row per paper, never copied per locale."""
 
 from django.db import models
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from modelcluster.fields import ParentalKey
 from modelcluster.models import ClusterableModel
@@ -143,7 +144,15 @@ class Paper(index.Indexed, ClusterableModel):
 
     @property
     def venue_name(self) -> str:
+        """The venue's full name in the active language (the admin's and the API's)."""
         return Venue(self.venue).label if self.venue in Venue.values else self.venue
+
+    @property
+    def venue_proper_name(self) -> str:
+        """The venue's own full name, untranslated: the proceedings' title a citation prints
+        (a translated one names no real publication)."""
+        with translation.override(None):
+            return str(self.venue_name)
 
     @property
     def ids(self) -> dict[str, str]:

@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.utils import translation
 from rest_framework import serializers
+
+# The language a paper is shown in: its page's (cms.api_serializers.PageSerializer), or
+# `locale`'s at /api/v2/papers/ (cms.papers.api).
+from cms.digests.blocks import PAGE_LANGUAGE
 
 from .selectors import paper_parts
 
@@ -18,14 +23,23 @@ PAPER_PREFETCH = ("authors", "affiliations", "links")
 _REPRESENTATION = "_api_representation"
 
 
-def paper_as_dict(paper: Paper) -> dict[str, Any]:
-    """The paper's public metadata; lists call selectors.attach_paper_parts first."""
+def venue_name(paper: Paper, language: str | None) -> str:
+    """The venue's full name in `language` (the request's language when None)."""
+    if language is None:
+        return str(paper.venue_name)
+    with translation.override(language):
+        return str(paper.venue_name)
+
+
+def paper_as_dict(paper: Paper, language: str | None = None) -> dict[str, Any]:
+    """The paper's public metadata, its venue named in `language`; lists call
+    selectors.attach_paper_parts first."""
     parts = paper_parts(paper)
     return {
         "id": paper.pk,
         "title": paper.title,
         "doi": paper.doi or None,
-        "venue": {"acronym": paper.venue, "name": str(paper.venue_name)},
+        "venue": {"acronym": paper.venue, "name": venue_name(paper, language)},
         "year": paper.year,
         "track": paper.track or None,
         "authors": parts.authors,
@@ -48,7 +62,7 @@ class PaperSerializer(serializers.Field):
     def to_representation(self, value: Paper | None) -> dict[str, Any] | None:
         if value is None:
             return None
-        paper = paper_as_dict(value)
+        paper = paper_as_dict(value, self.context.get(PAGE_LANGUAGE))
         key = f"picked keys of {self.field_name}"  # read once per request, kept in its context
         if key not in self.context:
             self.context[key] = picked_keys(self.context.get("request"), self.field_name)
@@ -118,6 +132,6 @@ class PaperPartField(serializers.Field):
         # Every part field of one paper reads the same dict, built once per serialized instance.
         representation = getattr(value, _REPRESENTATION, None)
         if representation is None:
-            representation = paper_as_dict(value)
+            representation = paper_as_dict(value, self.context.get(PAGE_LANGUAGE))
             setattr(value, _REPRESENTATION, representation)
         return representation[self.key]

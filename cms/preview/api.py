@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.signing import BadSignature, SignatureExpired
 from django.http import Http404
+from django.urls import URLPattern
 from django.utils.translation import gettext as _
 from rest_framework.response import Response
 from wagtail.api.v2.utils import BadRequestError
@@ -39,6 +40,13 @@ class PagePreviewAPIViewSet(JSONBodyMixin, PagesAPIViewSet):
 
     name = "page_preview"
     known_query_parameters = PagesAPIViewSet.known_query_parameters.union(["content_type", "token"])
+
+    @classmethod
+    def get_urlpatterns(cls) -> list[URLPattern]:
+        """The listing and detail addresses only: Wagtail's find/ would look pages up by id
+        or address under Wagtail's rule, not the public API's, and redirect to their ids (a
+        live digest below an unpublished topic, say). Previews are found by token alone."""
+        return [pattern for pattern in super().get_urlpatterns() if pattern.name != "find"]
 
     def listing_view(self, request):
         reject_unknown_parameters(request.GET, PREVIEW_QUERY_PARAMETERS)

@@ -4,9 +4,11 @@ import json
 from types import SimpleNamespace
 
 import pytest
+from django.utils.translation import override as translation_override
 from wagtail.api.v2.serializers import PageSerializer, get_serializer_class
 from wagtail.models import Page
 
+from cms.papers.models import Venue
 from tests.paper_examples import expected_paper, fill_in_odin
 
 from .conftest import DIGEST_TYPE, PAGES_URL, TOPIC_TYPE, digest, topic_of, translation
@@ -53,7 +55,7 @@ def test_digest_list_and_detail_carry_every_field(api_get, api_items, odin, lang
         assert item["summary"] == page.summary
         assert item["body"] == []
         assert item["topic"] == {"id": topic.pk, "title": topic.title, "slug": topic.slug}
-        assert item["paper"] == expected_paper(odin.paper_id)
+        assert item["paper"] == expected_paper(odin.paper_id, language)
         assert set(item["paper"]) == PAPER_KEYS
         assert item["meta"]["type"] == DIGEST_TYPE
         assert item["meta"]["locale"] == language
@@ -124,8 +126,39 @@ def test_paper_data_is_the_same_in_both_languages(api_items, odin):
         }
         for language in ("en", "zh-hant")
     }
+    for papers in by_language.values():  # the venue is named in the page's language
+        for paper in papers.values():
+            paper["venue"].pop("name")
     assert by_language["en"] == by_language["zh-hant"]
-    assert by_language["zh-hant"]["Odin"] == expected_paper(odin.paper_id)
+    expected = expected_paper(odin.paper_id)
+    expected["venue"].pop("name")
+    assert by_language["zh-hant"]["Odin"] == expected
+
+
+@pytest.mark.parametrize("accept_language", ["en", "zh-hant", None])
+def test_a_pages_venue_is_named_in_the_pages_language(client, odin, accept_language):
+    """Not in the request's: a browser reading in Chinese got Chinese venue names inside
+    English pages, and a front end that sends no Accept-Language English ones inside Chinese
+    pages."""
+    with translation_override("zh-hant"):
+        chinese = str(Venue.SIGCOMM.label)
+    assert chinese != "ACM SIGCOMM Conference"  # the catalog translates it
+    names = {"en": "ACM SIGCOMM Conference", "zh-hant": chinese}
+    headers = {"HTTP_ACCEPT_LANGUAGE": accept_language} if accept_language else {}
+    zh_page = translation(odin, "zh-hant")
+    listing = client.get(
+        PAGES_URL, {"type": DIGEST_TYPE, "fields": "paper(venue)", "limit": 100}, **headers
+    ).json()["items"]
+    shown = {item["id"]: item["paper"]["venue"]["name"] for item in listing}
+    assert shown[odin.pk] == names["en"]
+    assert shown[zh_page.pk] == names["zh-hant"]
+    for page, language in ((odin, "en"), (zh_page, "zh-hant")):
+        detail = client.get(f"{PAGES_URL}{page.pk}/", **headers).json()
+        assert detail["paper"]["venue"]["name"] == names[language]
+        paper = client.get(
+            f"/api/v2/papers/{odin.paper_id}/", {"locale": language}, **headers
+        ).json()
+        assert paper["venue"]["name"] == names[language]
 
 
 def test_translation_of_links_the_two_languages(api_items):

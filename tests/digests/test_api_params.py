@@ -77,6 +77,30 @@ def test_find_with_a_bad_id_is_a_400_and_an_unknown_id_a_404(api_get):
     assert api_get(f"{PAGES_URL}find/", id="999999").status_code == 404
 
 
+@pytest.mark.parametrize(
+    ("path", "params", "message"),
+    [
+        (f"{PAGES_URL}find/", {"id": "999999"}, "nothing found for id='999999'"),
+        (
+            f"{PAGES_URL}find/",
+            {"html_path": "/no-such/"},
+            "nothing found for html_path='/no-such/'",
+        ),
+        (
+            f"{PAGES_URL}find/",
+            {"html_path": "/zh-hant/壅塞/"},
+            "nothing found for html_path='/zh-hant/壅塞/'",
+        ),
+        ("/api/v2/papers/find/", {"id": "999999"}, "nothing found for id='999999'"),
+    ],
+)
+def test_find_names_what_it_did_not_find(api_get, path, params, message):
+    """Wagtail's 404 said only "not found"."""
+    response = api_get(path, **params)
+    assert response.status_code == 404
+    assert response.json() == {"message": message}
+
+
 def test_valid_filters_still_work(api_items):
     odin = digest("Odin")
     found = api_items(type=DIGEST_TYPE, short_name="Odin", locale="en")
@@ -105,3 +129,27 @@ def test_site_filter_scopes_the_listing_to_that_site(api_get):
     assert (
         api_get(PAGES_URL, site="elsewhere.example", type="digests.DigestPage").status_code == 404
     )
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "named"),
+    [
+        (PAGES_URL, {"locale": ["en", "zh-hant"]}, "locale"),
+        (PAGES_URL, {"limit": ["1", "100"]}, "limit"),
+        (f"{PAGES_URL}find/", {"html_path": ["/", "/zh-hant/"]}, "html_path"),
+        ("/api/v2/papers/", {"search": ["odin", "nsdi"]}, "search"),
+        ("/api/v2/images/", {"fields": ["title", "width"]}, "fields"),
+    ],
+)
+def test_a_parameter_given_twice_is_a_400_naming_it(client, path, params, named):
+    """The views read the last value silently (`locale=en&locale=zh-hant` listed zh-hant
+    pages), where anything in front of them may read the first."""
+    response = client.get(path, params)
+    assert response.status_code == 400
+    assert response.json() == {"message": f"{named} is given more than once"}
+
+
+def test_a_parameter_given_twice_is_named_in_a_detail_too(client):
+    response = client.get(f"{PAGES_URL}{digest('Odin').pk}/", {"fields": ["title", "slug"]})
+    assert response.status_code == 400
+    assert response.json() == {"message": "fields is given more than once"}

@@ -428,3 +428,31 @@ def test_imported_pages_are_in_the_reference_index(extended_seed):
         page = DigestPage.objects.get(short_name="Newtopic0", locale__language_code=language)
         usage = ReferenceIndex.get_references_to(page.paper)
         assert page.pk in {int(reference.object_id) for reference in usage}, language
+
+
+@pytest.mark.parametrize("update", [True, False])
+def test_a_digest_moved_to_another_topic_in_the_file_is_not_duplicated(seed_copy, update):
+    """Moving a digest between topics in the file made a second live page of it under the
+    new topic (and its translation), the old one still live: two FabricPerf digests."""
+    topics = seed_copy.data["topics"]
+    moved = topics[0]["digests"].pop(0)
+    topics[1]["digests"].append(moved)
+    en = DigestPage.objects.get(short_name=moved["short_name"], locale__language_code="en")
+    zh = en.get_translation(Locale.objects.get(language_code="zh-hant"))
+    old_topic = en.get_parent()
+    new_topic = TopicPage.objects.get(slug="workloads-and-traces", locale=en.locale)
+    pages_before = Page.objects.count()
+    args = [str(seed_copy.write("moved.json"))] + (["--update"] if update else [])
+    out = io.StringIO()
+    call_command("import_digests", *args, verbosity=1, stdout=out, stderr=io.StringIO())
+
+    assert Page.objects.count() == pages_before
+    digests = DigestPage.objects.filter(short_name=moved["short_name"])
+    assert sorted(digests.values_list("pk", flat=True)) == sorted([en.pk, zh.pk])
+    en.refresh_from_db()
+    zh.refresh_from_db()
+    assert en.live and zh.live
+    expected_parent = new_topic if update else old_topic
+    assert en.get_parent().pk == expected_parent.pk
+    assert zh.get_parent().pk == expected_parent.get_translation(zh.locale).pk
+    assert ("pages moved: 1" in out.getvalue()) == update

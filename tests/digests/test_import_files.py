@@ -12,11 +12,12 @@ import json
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.db import connections
 from wagtail.models import Page
 
 from cms.digests.management.commands.import_digests import Command
-from cms.digests.models import DigestIndexPage
+from cms.digests.models import DigestIndexPage, DigestPage
 from cms.digests.seed import INTEGER_DIGITS, SUMMARY_LENGTH
 
 from .import_snapshot import differences, snapshot
@@ -218,4 +219,62 @@ def test_a_page_wagtail_refuses_while_writing(seed_copy, run_cli):
         *run_cli(str(seed_copy.write("taken.json"))),
         "CommandError: Import failed, nothing was changed: ",
         "taken-by-hand",
+    )
+
+
+@pytest.mark.parametrize(
+    ("field", "raw", "named"),
+    [
+        ("title.en", rb'"Bad\u0000title"', "field 'title.en' holds U+0000 (character 4)"),
+        ("title.en", rb'"Two\nlines"', "field 'title.en' holds U+000A (character 4)"),
+        ("title.en", rb'"Fab\ud800"', "field 'title.en' holds U+D800 (character 4)"),
+        ("summary.zh-hant", rb'"\u6458\u8981\u0007"', "field 'summary.zh-hant' holds U+0007"),
+    ],
+)
+def test_text_that_is_not_storable_text_is_named(seed_copy, run_cli, field, raw, named):
+    """NUL (which PostgreSQL refuses), a lone surrogate (which UTF-8 cannot encode) and control
+    characters: before, the first two failed midway without naming the field, the others were
+    published."""
+    name, language = field.split(".")
+    digest = seed_copy.data["topics"][0]["digests"][0]
+    digest[name][language] = "PLACEHOLDER"
+    path = _seed_with(seed_copy, "control.json", "PLACEHOLDER", raw)
+    assert_one_line_error(
+        *run_cli(str(path), "--update"),
+        str(path),
+        f"topic 1 'Inside the server', digest '{digest['short_name']}': {named}",
+        "which is not text",
+    )
+
+
+def test_line_breaks_are_kept_in_a_summary(seed_copy):
+    digest = seed_copy.data["topics"][0]["digests"][0]
+    digest["summary"]["en"] = "First paragraph.\n\nSecond paragraph."
+    call_command("import_digests", str(seed_copy.write("lines.json")), "--update", verbosity=0)
+    page = DigestPage.objects.get(short_name=digest["short_name"], locale__language_code="en")
+    assert page.summary == "First paragraph.\n\nSecond paragraph."
+
+
+def test_simplified_chinese_is_named_before_anything_is_written(seed_copy, run_cli):
+    """The zh-Hant guard refused it midway through the writing, naming neither the file nor
+    the digest."""
+    digest = seed_copy.data["topics"][0]["digests"][0]
+    digest["title"]["zh-hant"] = "网络测试"
+    path = seed_copy.write("simplified.json")
+    assert_one_line_error(
+        *run_cli(str(path), "--update"),
+        str(path),
+        f"digest '{digest['short_name']}': field 'title.zh-hant' holds Simplified Chinese "
+        "characters (网络测试)",
+    )
+
+
+@pytest.mark.parametrize(("text", "shown"), [("[]", "[]"), ("null", "null"), ('"x"', '"x"')])
+def test_a_file_that_is_not_one_object_says_what_it_holds(tmp_path, run_cli, text, shown):
+    """It said "top level: field '' must be a JSON object", naming a field with no name."""
+    path = tmp_path / "not-an-object.json"
+    path.write_text(text, encoding="utf-8")
+    assert_one_line_error(
+        *run_cli(str(path)),
+        f"{path}: must hold one JSON object with 'site' and 'topics', got {shown}",
     )

@@ -47,7 +47,10 @@ def test_anonymous_client_over_the_limit_gets_429(client, url_index):
     assert statuses == [200, 200, 200, 429]
     response = client.get(url)
     assert int(response["Retry-After"]) > 0
-    assert "throttled" in response.json()["detail"].lower()
+    body = response.json()
+    assert set(body) == {"message"}  # the API's error body, as every other error's
+    assert "throttled" in body["message"].lower()
+    assert response["Retry-After"] in body["message"]  # "... available in N seconds."
     assert response["Cache-Control"] == "no-store"
 
 

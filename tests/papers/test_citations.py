@@ -384,3 +384,23 @@ def test_shared_caches_are_purged_of_a_changed_papers_citations(
     with django_capture_on_commit_callbacks(execute=True):
         DigestPage.objects.get(paper=odin, locale__language_code="en").unpublish()
     assert wanted - {f"http://testserver/api/v2/papers/{odin.pk}/"} <= set(purged)
+
+
+@pytest.mark.parametrize("language", ["zh-hant", "en"])
+def test_every_format_names_the_venue_by_its_own_name_in_any_language(client, odin, language):
+    """A citation names the proceedings as published: under Accept-Language zh-hant BibTeX's
+    booktitle was the translated label ("ACM SIGCOMM 研討會"), a publication that does not
+    exist."""
+    proper = "ACM SIGCOMM Conference"
+    assert odin.venue == "SIGCOMM"
+    header = {"HTTP_ACCEPT_LANGUAGE": language}
+    url = f"/api/v2/papers/{odin.pk}/cite/"
+    bibtex = parse_bibtex(client.get(url, **header).content.decode())
+    assert bibtex.entries[0]["booktitle"] == proper
+    ris = rispy.loads(client.get(url, {"format": "ris"}, **header).content.decode())
+    assert ris[0]["secondary_title"] == proper
+    csl = json.loads(client.get(url, {"format": "csl-json"}, **header).content)
+    assert csl[0]["container-title"] == proper
+    for style in ("acm", "ieee"):
+        text = client.get(url, {"format": "text", "style": style}, **header).content.decode()
+        assert proper in text and "研討會" not in text

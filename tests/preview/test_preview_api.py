@@ -167,3 +167,17 @@ def test_a_page_that_was_never_saved_can_be_previewed(client):
     assert response.status_code == 200
     assert response.json()["title"] == "A digest still being written"
     assert response.json()["topic"]["slug"] == "inside-the-server"
+
+
+def test_the_preview_endpoint_finds_no_page_by_address(client):
+    """Wagtail's find/ on the preview endpoint ran Wagtail's own rule, not the public API's:
+    it redirected to the id of a live digest below an unpublished topic."""
+    digest = fabricperf()
+    digest.get_parent().specific.unpublish()
+    path = digest.get_url_parts()[2]
+    assert client.get("/api/v2/pages/find/", {"html_path": path}).status_code == 404
+    for query in ({"html_path": path}, {"id": digest.pk}):
+        response = client.get("/api/v2/page_preview/find/", query)
+        assert response.status_code == 404
+        assert "Location" not in response
+        assert response.json() == {"message": "not found: /api/v2/page_preview/find/"}
