@@ -1,5 +1,6 @@
 """Wagtail's images and documents endpoints with the API's Cache-Control and parameter checks,
-and the pages' checked `search`."""
+the pages' checked `search`, and only the images that pages the API shows use. (Documents keep
+Wagtail's rule, their collections' privacy: no page content links a document.)"""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from wagtail.images.api.v2.views import ImagesAPIViewSet as WagtailImagesAPIView
 from cms.api_http import CacheControlMixin, JSONBodyMixin
 from cms.api_params import StrictOrderingFilter, StrictQueryParametersMixin
 from cms.digests.api_filters import CheckedSearchFilter
+from cms.digests.visibility import media_used_by_public_pages
 
 
 class TitleSearchFilter(CheckedSearchFilter):
@@ -32,10 +34,19 @@ class TitleSearchFilter(CheckedSearchFilter):
 MEDIA_FILTERS = [FieldsFilter, StrictOrderingFilter, TitleSearchFilter]
 
 
+class UsedByPublicPagesMixin:
+    """Only the media a page the API shows uses (Wagtail lists every upload)."""
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        return queryset.filter(pk__in=media_used_by_public_pages(self.request, queryset.model))
+
+
 class ImagesAPIViewSet(
     CacheControlMixin,
     JSONBodyMixin,
     StrictQueryParametersMixin,
+    UsedByPublicPagesMixin,
     WagtailImagesAPIViewSet,
 ):
     filter_backends = MEDIA_FILTERS

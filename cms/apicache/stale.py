@@ -175,8 +175,24 @@ def changed_urls(write: Write) -> list[str]:
             reverse(f"wagtailapi:{endpoint}:listing"),
             reverse(f"wagtailapi:{endpoint}:detail", args=[write.media.pk]),
         ]
+    if write.kind in CHANGES_VISIBILITY:  # an image is public while a public page uses it
+        paths += media_paths(page_ids)
     base = settings.WAGTAILAPI_BASE_URL
     return [urljoin(base, path) for path in dict.fromkeys(paths)]
+
+
+def media_paths(page_ids: set[int]) -> list[str]:
+    """The images listing and the details of the images the pages use (cms.media_api shows
+    an image while a public page uses it)."""
+    used = ReferenceIndex.objects.filter(
+        base_content_type=ContentType.objects.get_for_model(Page),
+        object_id__in=[str(pk) for pk in page_ids],
+        to_content_type=ContentType.objects.get_for_model(get_image_model()),
+    ).values_list("to_object_id", flat=True)
+    details = [
+        reverse("wagtailapi:images:detail", args=[pk]) for pk in sorted({int(pk) for pk in used})
+    ]
+    return [reverse("wagtailapi:images:listing"), *details]
 
 
 _batch: ContextVar[list[Write] | None] = ContextVar("stale_batch", default=None)

@@ -319,7 +319,8 @@ def test_an_image_or_document_write_is_stale_in_every_layer(
     client, recording_cdn, django_capture_on_commit_callbacks, endpoint
 ):
     """Upload, retitle, delete: the media endpoints never answer from before the write, and
-    the CDN is purged of the listing and the item's detail."""
+    the CDN is purged of the listing and the item's detail. (An image is listed while a
+    public page uses it, so this one is shown on a digest.)"""
     from django.core.files.base import ContentFile
     from wagtail.documents import get_document_model
     from wagtail.images import get_image_model
@@ -336,6 +337,8 @@ def test_an_image_or_document_write_is_stale_in_every_layer(
     assert client.get(listing).json()["meta"]["total_count"] == 0  # now cached
     with django_capture_on_commit_callbacks(execute=True):
         item = upload()
+        if endpoint == "images":
+            show_on_a_digest(item)
     assert client.get(listing).json()["meta"]["total_count"] == 1
     detail = f"/api/v2/{endpoint}/{item.pk}/"
     assert {BASE + listing, BASE + detail} <= set(recording_cdn)
@@ -352,6 +355,49 @@ def test_an_image_or_document_write_is_stale_in_every_layer(
     assert client.get(detail).status_code == 404
     assert client.get(listing).json()["meta"]["total_count"] == 0
     assert {BASE + listing, BASE + detail} <= set(recording_cdn)
+
+
+def show_on_a_digest(image, *, publish: bool = True) -> DigestPage:
+    page = en_digest()
+    page.body.append(("figure", {"image": image, "caption": "A figure", "alt_text": "x"}))
+    revision = page.save_revision()
+    if publish:
+        revision.publish()
+    return page
+
+
+def test_an_image_is_listed_only_while_a_public_page_uses_it(
+    client, recording_cdn, django_capture_on_commit_callbacks
+):
+    """An upload only a draft uses, or only a private page, would tell its title: it is not
+    listed, and its detail is a 404, until the page using it is public; the CDN is purged of
+    the images listing and the image's detail when that changes."""
+    from wagtail.images import get_image_model
+    from wagtail.images.tests.utils import get_test_image_file
+
+    def shown() -> tuple[int, int]:
+        listing = client.get("/api/v2/images/").json()["meta"]["total_count"]
+        return listing, client.get(f"/api/v2/images/{image.pk}/").status_code
+
+    with django_capture_on_commit_callbacks(execute=True):
+        image = get_image_model().objects.create(title="Unannounced", file=get_test_image_file())
+        page = show_on_a_digest(image, publish=False)
+    assert shown() == (0, 404)  # only a draft uses it
+
+    urls = {f"{BASE}/api/v2/images/", f"{BASE}/api/v2/images/{image.pk}/"}
+    recording_cdn.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        page.get_latest_revision().publish()
+    assert shown() == (1, 200)
+    assert urls <= set(recording_cdn)
+
+    recording_cdn.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        PageViewRestriction.objects.create(
+            page=page, restriction_type=PageViewRestriction.PASSWORD, password="x"
+        )
+    assert shown() == (0, 404)
+    assert urls <= set(recording_cdn)
 
 
 def test_an_image_write_purges_the_pages_that_show_it(
