@@ -12,7 +12,7 @@ from wagtail_localize.fields import SynchronizedField, TranslatableField
 
 from cms.papers.serializers import PaperSerializer
 from cms.translation.choosers import EditLinkByPolicyFieldPanel
-from cms.translation.pages import RoleCheckedPermissionsMixin, RoleCheckedPublishMixin
+from cms.translation.pages import RoleCheckedPageMixin
 from cms.translation.serializers import TranslationStatusField
 
 from .blocks import BaseStreamBlock, CommentaryStreamBlock
@@ -32,8 +32,7 @@ PAGE_TRANSLATABLE_FIELDS = [
 
 
 class DigestIndexPage(
-    RoleCheckedPermissionsMixin,
-    RoleCheckedPublishMixin,
+    RoleCheckedPageMixin,
     SitemapAlternatesMixin,
     HeadlessPreviewMixin,
     Page,
@@ -58,8 +57,7 @@ class DigestIndexPage(
 
 
 class TopicPage(
-    RoleCheckedPermissionsMixin,
-    RoleCheckedPublishMixin,
+    RoleCheckedPageMixin,
     SitemapAlternatesMixin,
     HeadlessPreviewMixin,
     SearchTextMixin,
@@ -124,8 +122,7 @@ class TopicPage(
 
 
 class DigestPage(
-    RoleCheckedPermissionsMixin,
-    RoleCheckedPublishMixin,
+    RoleCheckedPageMixin,
     SitemapAlternatesMixin,
     HeadlessPreviewMixin,
     SearchTextMixin,

@@ -17,22 +17,6 @@ from . import policy
 logger = logging.getLogger(__name__)
 
 
-class RoleCheckedPublishMixin:
-    """For page models: refuse to publish what `policy.publish_refusal` forbids."""
-
-    def publish(self, revision: Revision, user=None, **kwargs):
-        reason = policy.publish_refusal(user, revision.as_object())
-        if reason and user is None and revision.approved_go_live_at is not None:
-            # Scheduled publishing: unschedule this revision and let the run go on to the next.
-            Revision.objects.filter(pk=revision.pk).update(approved_go_live_at=None)
-            logger.warning("Unscheduled revision %s of page %s: %s", revision.pk, self.pk, reason)
-            return None
-        if reason:
-            logger.warning("Refused revision %s of page %s: %s", revision.pk, self.pk, reason)
-            raise policy.PublishRefused(reason)
-        return super().publish(revision, user=user, **kwargs)
-
-
 class RoleCheckedPermissionTester(PagePermissionTester):
     """Wagtail's page permissions, less what the policy refuses that no view hook can stop."""
 
@@ -48,10 +32,24 @@ class RoleCheckedPermissionTester(PagePermissionTester):
         return super().can_set_view_restrictions() and policy.may_set_privacy(self.user, self.page)
 
 
-class RoleCheckedPermissionsMixin:
-    """For page models: Wagtail asks the specific class's `permissions_for_user` everywhere
-    (its menus and buttons, wagtail-localize's editor, bulk actions' `check_perm`), so what
-    the tester refuses is not offered, where a `before_*` hook could only refuse it after."""
+class RoleCheckedPageMixin:
+    """For page models: what the role policy (cms.translation.policy) refuses is neither
+    offered nor done. Wagtail asks the specific class's `permissions_for_user` everywhere (its
+    menus and buttons, wagtail-localize's editor, bulk actions' `check_perm`), where a
+    `before_*` hook could only refuse after; and `publish()` is the one path that workflow
+    approval and scheduled publishing also go through."""
 
     def permissions_for_user(self, user) -> PagePermissionTester:
         return RoleCheckedPermissionTester(user, self)
+
+    def publish(self, revision: Revision, user=None, **kwargs):
+        reason = policy.publish_refusal(user, revision.as_object())
+        if reason and user is None and revision.approved_go_live_at is not None:
+            # Scheduled publishing: unschedule this revision and let the run go on to the next.
+            Revision.objects.filter(pk=revision.pk).update(approved_go_live_at=None)
+            logger.warning("Unscheduled revision %s of page %s: %s", revision.pk, self.pk, reason)
+            return None
+        if reason:
+            logger.warning("Refused revision %s of page %s: %s", revision.pk, self.pk, reason)
+            raise policy.PublishRefused(reason)
+        return super().publish(revision, user=user, **kwargs)
