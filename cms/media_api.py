@@ -12,7 +12,7 @@ from wagtail.images.api.v2.views import ImagesAPIViewSet as WagtailImagesAPIView
 from cms.api_http import CacheControlMixin, JSONBodyMixin
 from cms.api_params import StrictOrderingFilter, StrictQueryParametersMixin
 from cms.digests.api_filters import CheckedSearchFilter
-from cms.digests.visibility import media_used_by_public_pages
+from cms.digests.visibility import images_used_by_public_pages
 
 
 class TitleSearchFilter(CheckedSearchFilter):
@@ -35,11 +35,10 @@ MEDIA_FILTERS = [FieldsFilter, StrictOrderingFilter, TitleSearchFilter]
 
 
 class UsedByPublicPagesMixin:
-    """Only the media a page the API shows uses (Wagtail lists every upload)."""
+    """Only the images a page the API shows uses (Wagtail lists every upload)."""
 
     def get_queryset(self):
-        queryset = super().get_queryset()
-        return queryset.filter(pk__in=media_used_by_public_pages(self.request, queryset.model))
+        return super().get_queryset().filter(pk__in=images_used_by_public_pages(self.request))
 
 
 class ImagesAPIViewSet(

@@ -13,13 +13,13 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from cms.papers.models import PROVENANCE_LOCKED_BY
+
 from .conf import precedence
 from .matching import normalize_title
 from .sources.base import AuthorRecord, PaperRecord
 
 ID_FIELDS = ("doi", "dblp_key", "openalex_id", "semantic_scholar_id", "arxiv_id")
-# Provenance keys covered by a lock on another field.
-LOCK_OF = {"orcid": "authors"}
 
 
 @dataclass(frozen=True)
@@ -155,4 +155,4 @@ def plan_changes(
                     first_source = first_source or source
         if first_source:  # editors' links are kept; sources only add
             changes.append(FieldChange("links", current["links"], links, first_source))
-    return [c for c in changes if LOCK_OF.get(c.field) not in locked]
+    return [c for c in changes if PROVENANCE_LOCKED_BY.get(c.field) not in locked]

@@ -184,14 +184,10 @@ def changed_urls(write: Write) -> list[str]:
 def media_paths(page_ids: set[int]) -> list[str]:
     """The images listing and the details of the images the pages use (cms.media_api shows
     an image while a public page uses it)."""
-    used = ReferenceIndex.objects.filter(
-        base_content_type=ContentType.objects.get_for_model(Page),
-        object_id__in=[str(pk) for pk in page_ids],
-        to_content_type=ContentType.objects.get_for_model(get_image_model()),
-    ).values_list("to_object_id", flat=True)
-    details = [
-        reverse("wagtailapi:images:detail", args=[pk]) for pk in sorted({int(pk) for pk in used})
-    ]
+    from cms.digests.visibility import images_used_by_pages
+
+    used = set().union(*images_used_by_pages(page_ids).values())
+    details = [reverse("wagtailapi:images:detail", args=[pk]) for pk in sorted(used)]
     return [reverse("wagtailapi:images:listing"), *details]
 
 

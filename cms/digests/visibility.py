@@ -12,6 +12,7 @@ from django.db.models import F, Q, QuerySet
 from django.http import HttpRequest
 from wagtail.api.v2.utils import BadRequestError
 from wagtail.api.validators import SiteFilterValidator
+from wagtail.images import get_image_model
 from wagtail.models import Page, PageViewRestriction, ReferenceIndex, Site
 
 from cms.apicache.version import VISIBILITY_VERSION_KEY, read_through
@@ -232,19 +233,28 @@ def link_targets(request: HttpRequest, ids: Iterable[int], language: str) -> dic
     return {pk: known[(pk, language)] for pk in ids if known[(pk, language)] is not None}
 
 
-def media_used_by_public_pages(request: HttpRequest, model: type) -> set[int]:
-    """The ids of the images or documents (`model`) that a page the API shows to `request`
-    uses, in its live content (Wagtail's reference index reads the page row, which holds what
-    is live; a draft is a revision). Anything else, an upload only a draft or a private page
-    uses, stays out of the media endpoints: its title would tell what is coming."""
+def images_used_by_pages(page_ids: Iterable[int] | None = None) -> dict[int, set[int]]:
+    """Page id -> the ids of the images its live content uses (of `page_ids`, else of every
+    page), from Wagtail's reference index: it reads the page row, which holds what is live
+    (a draft is a revision)."""
+    uses = ReferenceIndex.objects.filter(
+        base_content_type=ContentType.objects.get_for_model(Page),
+        to_content_type=ContentType.objects.get_for_model(get_image_model()),
+    )
+    if page_ids is not None:
+        uses = uses.filter(object_id__in=[str(pk) for pk in page_ids])
+    used: dict[int, set[int]] = {}
+    for page_id, image_id in uses.values_list("object_id", "to_object_id"):
+        used.setdefault(int(page_id), set()).add(int(image_id))
+    return used
+
+
+def images_used_by_public_pages(request: HttpRequest) -> set[int]:
+    """The ids of the images a page the API shows to `request` uses. Anything else, an upload
+    only a draft or a private page uses, stays out of the images endpoint: its title would
+    tell what is coming."""
     from .selectors import RULE_FIELDS  # selectors import this module
 
-    page_type = ContentType.objects.get_for_model(Page)
-    uses = ReferenceIndex.objects.filter(
-        base_content_type=page_type, to_content_type=ContentType.objects.get_for_model(model)
-    ).values_list("object_id", "to_object_id")
-    users: dict[int, set[int]] = {}
-    for page_id, media_id in uses:
-        users.setdefault(int(page_id), set()).add(int(media_id))
-    pages = Page.objects.filter(pk__in=users).only(*RULE_FIELDS)
-    return {media for page in public_rule(request).public_among(pages) for media in users[page.pk]}
+    used = images_used_by_pages()
+    pages = Page.objects.filter(pk__in=used).only(*RULE_FIELDS)
+    return {image for page in public_rule(request).public_among(pages) for image in used[page.pk]}

@@ -25,7 +25,7 @@ class PaperForm(WagtailAdminModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        from .models import LOCKABLE_FIELDS
+        from .models import LOCKABLE_FIELDS  # the models module imports this form
 
         self.fields["locked_fields"].choices = LOCKABLE_FIELDS
         if self.instance.pk is not None and not self.is_bound:
@@ -36,6 +36,8 @@ class PaperForm(WagtailAdminModelForm):
         next sync keeps their fix, unless they untick that lock in the same save; the source
         named in such a field's provenance no longer holds, so its entry goes. A field they
         did not touch keeps what a sync wrote while the form was open."""
+        from .models import PROVENANCE_LOCKED_BY
+
         paper = self.instance
         if paper.pk is not None:
             stored = type(paper).objects.get(pk=paper.pk)
@@ -56,7 +58,7 @@ class PaperForm(WagtailAdminModelForm):
                 paper.provenance = {
                     field: origin
                     for field, origin in (paper.provenance or {}).items()
-                    if field not in edited and not (field == "orcid" and "authors" in edited)
+                    if field not in edited and PROVENANCE_LOCKED_BY.get(field) not in edited
                 }
         return super().save(commit)
 

@@ -31,6 +31,9 @@ class Track(models.TextChoices):
 
 
 # Fields an editor can pin so that the sync worker never overwrites them.
+# Provenance keys that are no field of their own, and the lockable field that covers each.
+PROVENANCE_LOCKED_BY = {"orcid": "authors"}
+
 LOCKABLE_FIELDS = [
     ("title", _("Title")),
     ("venue", _("Venue")),
