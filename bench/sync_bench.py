@@ -1,7 +1,7 @@
 """`make bench`'s sync stage, also runnable alone: `python -m bench.sync_bench`.
 
 A real Celery worker (prefork, with deploy/'s pool size) on a Redis broker (see below)
-syncs every paper of the scenario against the stand-in upstream (sync.standin), 20 ms away,
+syncs every paper of the scenario against the stand-in upstream (tests.standin), 20 ms away,
 which answers in each API's schema from records built for the same synthetic papers
 (bench/upstream_catalog.py), so matching and merging run and write for real; the default
 per-source limits are shared through Redis as in production. Figures: requests per paper
@@ -126,7 +126,7 @@ def measure(work_dir: Path, env: dict[str, str]) -> list[Figure]:
 
     from cms.papers.models import Paper
     from sync.conf import rate_limits
-    from sync.standin.server import busiest_window
+    from tests.standin.server import busiest_window
 
     from .sync_needs import ceiling_seconds, per_period, requests_needed
     from .upstream_catalog import synthetic_catalog

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from sync.conf import sync_setting
 from sync.sources import crossref, dblp, openalex, semanticscholar
 from sync.sources.base import PaperQuery
-from sync.standin import Catalog
-from sync.standin.catalog import words
+from tests.standin import Catalog
+from tests.standin.catalog import words
 
 from .synthetic_papers import SyntheticPaper
 

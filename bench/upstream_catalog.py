@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sync.standin import Catalog
+from tests.standin import Catalog
 
 from .synthetic_papers import CONTAINER_TITLE, DBLP_STREAM, S2_VENUE, SyntheticPaper
 

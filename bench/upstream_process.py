@@ -10,11 +10,11 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Sequence
 
-from sync.standin import SOURCES
+from tests.standin import SOURCES
 
 
 def _serve(numbers: Sequence[int], latency: float, connection) -> None:
-    from sync.standin import Upstream
+    from tests.standin import Upstream
 
     from .synthetic_papers import synthetic_paper
     from .upstream_catalog import synthetic_catalog

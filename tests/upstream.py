@@ -1,4 +1,4 @@
-"""The local stand-in upstream (sync.standin) for tests, with fresh politeness state around it."""
+"""The local stand-in upstream (tests.standin) for tests, with fresh politeness state around it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 from sync.politeness import reset_breakers, reset_pacing, reset_pauses
 from sync.sources import get_sources
-from sync.standin import Upstream, pointed_at
+from tests.standin import Upstream, pointed_at
 
 
 def serving_upstream(catalog, settings):

@@ -25,7 +25,7 @@ from django.db import connection
 from sync.worker_command import celery_worker_command
 
 if TYPE_CHECKING:
-    from sync.standin import Upstream
+    from tests.standin import Upstream
 
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/1"
 ROOT = Path(settings.BASE_DIR)

@@ -6,7 +6,7 @@ check --deploy, migrate, collectstatic, compilemessages, the seed in both langua
 translation roles; then gunicorn (deploy/gunicorn.conf.py), one Celery worker and exactly one
 beat. Requests go in as the TLS-terminating proxy sends them. It publishes a change as an editor,
 runs a sync through the worker against the recorded upstream responses (tests/fixtures/, served
-by the stand-in in sync/standin/) and checks that the API, cached in Redis, shows both. Whatever
+by the stand-in in tests/standin/) and checks that the API, cached in Redis, shows both. Whatever
 happens, it stops everything it started, drops the database and empties its Redis db.
 
 Modules: `runner` (one line per step, failures), `services` (the long-running processes),

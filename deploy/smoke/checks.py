@@ -6,7 +6,7 @@ import json
 import re
 from datetime import datetime
 
-from sync.standin import SOURCES
+from tests.standin import SOURCES
 
 from .deployment import Deployment
 from .proxy import PUBLIC_ORIGIN, ProxyClient

@@ -21,7 +21,7 @@ import psycopg
 import redis
 import requests
 
-from sync.standin import Upstream
+from tests.standin import Upstream
 from tests.sync.recorded import recorded_catalog
 
 from .proxy import PUBLIC_HOST, PUBLIC_ORIGIN

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sync.sources import dummy
-from sync.standin import SOURCES
+from tests.standin import SOURCES
 from tests.upstream import fresh_politeness_state, serving_upstream
 from tests.workers import RedisServer, free_port
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sync.standin import Catalog
+from tests.standin import Catalog
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

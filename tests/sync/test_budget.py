@@ -16,7 +16,7 @@ from sync import runs, services
 from sync.models import PaperChange, PaperSyncState, SyncRun
 from sync.politeness import reset_breakers, reset_pacing, reset_pauses
 from sync.selectors import batch_order
-from sync.standin import SOURCES, Upstream, pointed_at
+from tests.standin import SOURCES, Upstream, pointed_at
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.db import connections
 from cms.digests.models import DigestPage
 from sync.management.commands.sync_papers import Command as SyncPapers
 from sync.models import PaperChange, SyncRun
-from sync.standin import Canned
+from tests.standin import Canned
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from sync.conf import sync_setting
 from sync.models import PaperSyncState, SyncRun
 from sync.politeness import breaker_for
 from sync.selectors import paper_snapshot
-from sync.standin import Canned
+from tests.standin import Canned
 
 from .recorded import FIXTURES
 

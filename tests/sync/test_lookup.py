@@ -14,7 +14,7 @@ from sync.models import PaperSyncState
 from sync.services import paper_create_from_lookup
 from sync.sources import get_sources
 from sync.sources.base import SourceError
-from sync.standin import Canned
+from tests.standin import Canned
 
 from .recorded import FIXTURES
 

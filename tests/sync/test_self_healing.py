@@ -21,8 +21,8 @@ from cms.papers.models import Paper
 from sync import selectors, tasks
 from sync.models import PaperChange, PaperSyncState, SyncRun
 from sync.politeness import reset_breakers, reset_pacing, reset_pauses
-from sync.standin import SOURCES, Upstream, pointed_at
 from tests.seed_snapshot import restore_database
+from tests.standin import SOURCES, Upstream, pointed_at
 from tests.workers import Workers, wait_for
 
 from .recorded import recorded_catalog

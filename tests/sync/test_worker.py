@@ -17,7 +17,7 @@ from wagtail.models import Locale
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper
 from sync.models import PaperChange, PaperSyncState, SyncRun
-from sync.standin import Canned, Upstream
+from tests.standin import Canned, Upstream
 from tests.workers import wait_for
 
 from .recorded import FIXTURES, recorded_catalog
