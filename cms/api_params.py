@@ -165,6 +165,12 @@ class StrictQueryParametersMixin:
                 _("format must be one of: %(formats)s") % {"formats": ", ".join(formats)}
             ) from error
 
+    def find_object(self, queryset, request):
+        """Wagtail's, among what the filters keep: find/ redirects with its other parameters
+        (`locale`, `type`, ...) and the detail filters by them, so a page or paper they rule
+        out is not found here either, rather than found and then a 404 at its detail."""
+        return super().find_object(self.filter_queryset(queryset), request)
+
     def find_view(self, request):
         """Wagtail's find/, whose 404 said only "not found": here it names what was looked
         for (the same words whether nothing is there or it is not public)."""

@@ -112,7 +112,7 @@ class PagesAPIViewSet(
         language_code, page_path = split_language_prefix(request.GET["html_path"])
         with translation.override(language_code):
             page = Page.find_for_request(request, page_path)
-        if page is not None and queryset.filter(pk=page.pk).exists():
+        if page is not None and self.filter_queryset(queryset).filter(pk=page.pk).exists():
             return page
         return None
 

@@ -153,3 +153,46 @@ def test_a_parameter_given_twice_is_named_in_a_detail_too(client):
     response = client.get(f"{PAGES_URL}{digest('Odin').pk}/", {"fields": ["title", "slug"]})
     assert response.status_code == 400
     assert response.json() == {"message": "fields is given more than once"}
+
+
+@pytest.mark.parametrize(
+    ("finder", "locale", "found"),
+    [
+        ("html_path", "en", "en"),
+        ("html_path", "zh-hant", None),
+        ("html_path_zh", "zh-hant", "zh-hant"),
+        ("html_path_zh", "en", None),
+        ("id", "en", "en"),
+        ("id", "zh-hant", None),
+    ],
+)
+def test_find_never_redirects_to_a_detail_its_filters_rule_out(
+    client, api_get, finder, locale, found
+):
+    """find/ keeps `locale` (or `type`) for the detail it redirects to, which filters by it: a
+    page the filter rules out is not found, rather than redirected to a 404."""
+    odin = digest("Odin")
+    translated = odin.get_translation(odin.get_translations().get().locale)
+    params = {
+        "html_path": {"html_path": odin.url},
+        "html_path_zh": {"html_path": translated.url},
+        "id": {"id": odin.pk},
+    }[finder]
+    response = api_get(f"{PAGES_URL}find/", locale=locale, **params)
+    if found is None:
+        assert response.status_code == 404
+        assert response.json()["message"].startswith("nothing found for ")
+        return
+    assert response.status_code == 302
+    detail = client.get(response["Location"])
+    assert detail.status_code == 200
+    assert detail.json()["meta"]["locale"] == found
+
+
+def test_find_a_paper_ruled_out_by_its_search_is_not_found(client, api_get):
+    paper = digest("Odin").paper
+    response = api_get("/api/v2/papers/find/", id=paper.pk, search="nosuchwordanywhere")
+    assert response.status_code == 404
+    found = api_get("/api/v2/papers/find/", id=paper.pk, search=paper.title.split()[0])
+    assert found.status_code == 302
+    assert client.get(found["Location"]).status_code == 200
