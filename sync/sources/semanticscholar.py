@@ -36,6 +36,16 @@ class SemanticScholarSource(Source):
         key = self.options.get("api_key")
         return {"x-api-key": key} if key else None
 
+    def _by_ids(self, ids: list[str]) -> Any:
+        """The batch endpoint's answer: a paper, or `null` for an unknown id, per id."""
+        return self.get_json(
+            BATCH_PATH,
+            method="POST",
+            params={"fields": FIELDS},
+            body={"ids": ids},
+            headers=self._headers(),
+        )
+
     @staticmethod
     def _lookup_id(query: PaperQuery) -> str:
         if query.ids.get("semantic_scholar_id"):
@@ -66,13 +76,7 @@ class SemanticScholarSource(Source):
     def _batch(self, batch: list[PaperQuery]) -> FetchResult:
         result = FetchResult()
         try:
-            data = self.get_json(
-                BATCH_PATH,
-                method="POST",
-                params={"fields": FIELDS},
-                body={"ids": [self._lookup_id(q) for q in batch]},
-                headers=self._headers(),
-            )
+            data = self._by_ids([self._lookup_id(q) for q in batch])
             if not isinstance(data, list) or len(data) != len(batch):
                 raise SourceError("semanticscholar: batch answer does not line up with ids")
         except SourceError as error:
@@ -117,13 +121,7 @@ class SemanticScholarSource(Source):
         prefix = {DOI: "DOI:", ARXIV: "ARXIV:", SEMANTIC_SCHOLAR: ""}.get(identifier.kind)
         if prefix is None:
             return []
-        data = self.get_json(
-            BATCH_PATH,
-            method="POST",
-            params={"fields": FIELDS},
-            body={"ids": [f"{prefix}{identifier.value}"]},
-            headers=self._headers(),
-        )
+        data = self._by_ids([f"{prefix}{identifier.value}"])
         return self.parse_all(data if isinstance(data, list) else [], self.parse_paper)
 
     def parse_paper(self, paper: dict[str, Any] | None) -> PaperRecord | None:
