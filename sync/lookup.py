@@ -29,7 +29,7 @@ from .conf import precedence, sync_setting
 from .fetching import Fetch
 from .identifiers import DBLP, DOI, TITLE, Identifier, recognise, venue_for, venue_of_dblp_key
 from .matching import normalize_title, title_score
-from .merge import FieldChange, plan_changes
+from .merge import ID_FIELDS, FieldChange, plan_changes
 from .selectors import existing_paper
 from .sources import get_sources
 from .sources.base import PaperQuery, PaperRecord, Source, SourceError
@@ -39,7 +39,7 @@ CANDIDATE_MIN_SCORE = 60.0
 EMPTY_PAPER = {
     "title": "",
     "abstract": "",
-    **dict.fromkeys(("doi", "dblp_key", "openalex_id", "semantic_scholar_id", "arxiv_id"), ""),
+    **dict.fromkeys(ID_FIELDS, ""),
     "authors": [],
     "affiliations": [],
     "links": [],
@@ -288,8 +288,9 @@ def shown_fields(found: Found) -> list[tuple[str, str, str]]:
     """The merged record as an editor reads it before saving: (field, value, source) rows."""
     labels = dict(LOCKABLE_FIELDS)
     names = {source.name: source.display_name for source in get_sources()}
+    title_source = next((c.source for c in found.changes if c.field == "title"), "")
     rows = [
-        (str(labels["title"]), found.title, names.get(_source_of(found, "title"), "")),
+        (str(labels["title"]), found.title, names.get(title_source, "")),
         (str(labels["venue"]), found.venue, names.get(found.venue_source, "")),
         (str(labels["year"]), str(found.year or ""), names.get(found.year_source, "")),
     ]
@@ -306,7 +307,3 @@ def shown_fields(found: Found) -> list[tuple[str, str, str]]:
         label = str(labels.get(change.field, change.field))
         rows.append((label, str(value), names.get(change.source, change.source)))
     return rows
-
-
-def _source_of(found: Found, field: str) -> str:
-    return next((c.source for c in found.changes if c.field == field), "")

@@ -82,7 +82,7 @@ class AddFromIdentifierView(View):
                 "found": found,
                 "token": token,
                 "rows": lookup.shown_fields(found) if token else [],
-                "unanswered": [(source, message) for source, message in found.unanswered.items()],
+                "unanswered": list(found.unanswered.items()),
             }
         )
 

@@ -13,11 +13,14 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
-from .sources.base import PaperQuery, PaperRecord
 from .text import clean_person_name, clean_title
+
+if TYPE_CHECKING:
+    from .sources.base import PaperQuery, PaperRecord
 
 TITLE_THRESHOLD = 93.0
 AUTHOR_THRESHOLD = 85.0

@@ -23,7 +23,6 @@ from wagtail.permission_policies import ModelPermissionPolicy
 from cms.ops.background import start_after_commit
 from cms.papers.models import LOCKABLE_FIELDS, Paper
 
-from .breadcrumbs import SyncDetailBreadcrumbsMixin
 from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
 from .tasks import sync_paper
 
@@ -35,6 +34,32 @@ class EditorOnlyMixin:
 
     permission_policy = paper_permission
     permission_required = "change"
+
+
+class SyncDetailView(WagtailAdminTemplateMixin, TemplateView):
+    """One `model` row, for those who may edit papers. Its breadcrumbs read Home > Metadata
+    sync: <listing> > <this screen's title>: Wagtail's template mixin shows only "Home" unless a
+    view appends its own trail (the listings, ReportViews, append their title)."""
+
+    model: type
+    listing_url_name = ""
+    listing_label = ""
+
+    def dispatch(self, request, *args, **kwargs):
+        if not paper_permission.user_has_permission(request.user, "change"):
+            return permission_denied(request)
+        self.object = get_object_or_404(self.model, pk=kwargs["pk"])
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_breadcrumbs_items(self) -> list[dict]:
+        return [
+            *super().get_breadcrumbs_items(),
+            {
+                "url": reverse(self.listing_url_name),
+                "label": _("Metadata sync: %(listing)s") % {"listing": self.listing_label},
+            },
+            {"url": "", "label": self.get_page_title()},
+        ]
 
 
 class SyncRunFilterSet(WagtailFilterSet):
@@ -80,28 +105,22 @@ class SyncRunReportView(EditorOnlyMixin, ReportView):
         return SyncRun.objects.all()
 
 
-class SyncRunDetailView(
-    EditorOnlyMixin, SyncDetailBreadcrumbsMixin, WagtailAdminTemplateMixin, TemplateView
-):
+class SyncRunDetailView(SyncDetailView):
+    model = SyncRun
     template_name = "sync/run_detail.html"
     header_icon = "resubmit"
     listing_url_name = "sync_runs"
     listing_label = _("Sync runs")
 
-    def dispatch(self, request, *args, **kwargs):
-        if not paper_permission.user_has_permission(request.user, "change"):
-            return permission_denied(request)
-        self.run = get_object_or_404(SyncRun, pk=kwargs["pk"])
-        return super().dispatch(request, *args, **kwargs)
-
     def get_page_title(self):
-        return str(self.run)
+        return str(self.object)
 
     def get_context_data(self, **kwargs):
+        run = self.object
         return super().get_context_data(
-            run=self.run,
-            changes=PaperChange.objects.filter(run=self.run).select_related("paper")[:500],
-            requests=sorted((self.run.requests or {}).items()),
+            run=run,
+            changes=PaperChange.objects.filter(run=run).select_related("paper")[:500],
+            requests=sorted((run.requests or {}).items()),
             **kwargs,
         )
 
@@ -135,26 +154,20 @@ class PaperSyncReportView(EditorOnlyMixin, ReportView):
         return Paper.objects.select_related("sync_state").order_by("-year", "title")
 
 
-class PaperSyncDetailView(
-    EditorOnlyMixin, SyncDetailBreadcrumbsMixin, WagtailAdminTemplateMixin, TemplateView
-):
+class PaperSyncDetailView(SyncDetailView):
+    model = Paper
     template_name = "sync/paper_detail.html"
     header_icon = "doc-full"
     listing_url_name = "sync_papers"
     listing_label = _("Papers")
 
-    def dispatch(self, request, *args, **kwargs):
-        if not paper_permission.user_has_permission(request.user, "change"):
-            return permission_denied(request)
-        self.paper = get_object_or_404(Paper, pk=kwargs["pk"])
-        return super().dispatch(request, *args, **kwargs)
-
     def get_page_title(self):
-        return self.paper.title
+        return self.object.title
 
     def get_context_data(self, **kwargs):
-        provenance = self.paper.provenance or {}
-        locked = set(self.paper.locked_fields or [])
+        paper = self.object
+        provenance = paper.provenance or {}
+        locked = set(paper.locked_fields or [])
         fields = [
             {
                 "name": name,
@@ -166,11 +179,11 @@ class PaperSyncDetailView(
             for name, label in [*LOCKABLE_FIELDS, ("orcid", _("ORCID"))]
         ]
         return super().get_context_data(
-            paper=self.paper,
-            state=PaperSyncState.objects.filter(paper=self.paper).select_related("run").first(),
+            paper=paper,
+            state=PaperSyncState.objects.filter(paper=paper).select_related("run").first(),
             fields=fields,
-            changes=PaperChange.objects.filter(paper=self.paper).select_related("run")[:100],
-            edit_url=reverse("wagtailsnippets_papers_paper:edit", args=[self.paper.pk]),
+            changes=PaperChange.objects.filter(paper=paper).select_related("run")[:100],
+            edit_url=reverse("wagtailsnippets_papers_paper:edit", args=[paper.pk]),
             **kwargs,
         )
 

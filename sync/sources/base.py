@@ -6,14 +6,17 @@ import json
 import logging
 import re
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pybreaker
 import requests
+from django.conf import settings
 
 from ..conf import sync_setting
 from ..listings import listing_is_shared, shared_listing
+from ..matching import RecordIndex, best_match
 from ..politeness import breaker_for, rate_limit_for
 from .http import RetryAfterTooLong, SourceError, polite_session
 
@@ -151,6 +154,43 @@ class Source:
         """The records this source holds for what an editor typed (sync/lookup.py): the work an
         id names, or a title's candidates. [] when the source cannot look up that kind."""
         return []
+
+    def found_in(
+        self,
+        queries: list[PaperQuery],
+        fetch: Callable[[], list[PaperRecord]],
+        *,
+        indexed: bool = True,
+    ) -> FetchResult:
+        """Each of `queries` matched among the records `fetch()` returns: a listing through a
+        RecordIndex, a search's few hits by `best_match`; a SourceError fails them all."""
+        result = FetchResult()
+        try:
+            records = fetch()
+        except SourceError as error:
+            result.fail(queries, error)
+            return result
+        if indexed:
+            result.match(queries, RecordIndex(records).find)
+        else:
+            result.match(queries, lambda query: best_match(query, records))
+        return result
+
+    @staticmethod
+    @contextmanager
+    def shape_checked(source: str) -> Iterator[None]:
+        """Reading an answer of another shape than documented is a SourceError, never retried
+        later (the same answer would come back)."""
+        try:
+            yield
+        except UNREADABLE as error:
+            raise SourceError(f"{source}: unexpected response shape ({error})") from error
+
+    def polite_params(self, **params: Any) -> dict[str, Any]:
+        """`params` with the contact address that routes requests to a polite pool."""
+        if settings.SYNC_CONTACT_EMAIL:
+            params["mailto"] = settings.SYNC_CONTACT_EMAIL
+        return params
 
     def parse_all(
         self, items: Iterable[Any], parse: Callable[[Any], PaperRecord | None]

@@ -9,13 +9,11 @@ ORCIDs are URLs; preprints are type `posted-content`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
-
-from django.conf import settings
 
 from ..conf import sync_setting
 from ..identifiers import DOI, TITLE, Identifier
-from ..matching import best_match
 from ..text import (
     bare_doi,
     bare_orcid,
@@ -24,7 +22,7 @@ from ..text import (
     clean_text,
     clean_title,
 )
-from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, chunks
+from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, chunks
 
 WORKS_PATH = "/works"
 # DOIs per filter request: Crossref asks for "between 5 and 20 queries" per batched lookup, and
@@ -35,11 +33,6 @@ SELECT = "DOI,title,author,abstract,issued,published,type,subtype,URL,container-
 
 class CrossrefSource(Source):
     label = "Crossref"
-
-    def _params(self, **params: Any) -> dict[str, Any]:
-        if settings.SYNC_CONTACT_EMAIL:
-            params["mailto"] = settings.SYNC_CONTACT_EMAIL
-        return params
 
     def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
         with_doi = [q for q in queries if q.doi]
@@ -57,10 +50,11 @@ class CrossrefSource(Source):
             yield unasked, FetchResult()
         for batch in chunks(with_doi, DOI_BATCH):
             filters = ",".join(f"doi:{q.doi}" for q in batch)
-            params = self._params(filter=filters, rows=len(batch), select=SELECT)
-            yield self._collect(batch, params=params)
+            params = self.polite_params(filter=filters, rows=len(batch), select=SELECT)
+            works = partial(self._works, params)
+            yield [q.paper_id for q in batch], self.found_in(batch, works, indexed=False)
         for query in by_title:
-            params = self._params(
+            params = self.polite_params(
                 **{
                     "query.bibliographic": query.title,
                     "filter": f"from-pub-date:{query.year - 1},until-pub-date:{query.year + 1}",
@@ -68,31 +62,22 @@ class CrossrefSource(Source):
                     "select": SELECT,
                 }
             )
-            yield self._collect([query], params=params)
+            works = partial(self._works, params)
+            yield [query.paper_id], self.found_in([query], works, indexed=False)
 
-    def _collect(self, batch: list[PaperQuery], *, params: dict) -> tuple[list[int], FetchResult]:
-        result = FetchResult()
-        answered = [query.paper_id for query in batch]
-        try:
+    def _works(self, params: dict) -> list[PaperRecord]:
+        with self.shape_checked("crossref"):
             data = self.get_json(WORKS_PATH, params=params)
             items = data["message"]["items"]
             if not isinstance(items, list):
                 raise TypeError("items is not a list")
-        except SourceError as error:
-            result.fail(batch, error)
-            return answered, result
-        except (KeyError, TypeError) as error:
-            result.fail(batch, SourceError(f"crossref: unexpected response shape ({error})"))
-            return answered, result
-        records = self.parse_all(items, self.parse_work)
-        result.match(batch, lambda query: best_match(query, records))
-        return answered, result
+        return self.parse_all(items, self.parse_work)
 
     def resolve(self, identifier: Identifier) -> list[PaperRecord]:
         if identifier.kind == DOI:
-            params = self._params(filter=f"doi:{identifier.value}", rows=1, select=SELECT)
+            params = self.polite_params(filter=f"doi:{identifier.value}", rows=1, select=SELECT)
         elif identifier.kind == TITLE:
-            params = self._params(
+            params = self.polite_params(
                 **{"query.bibliographic": identifier.value, "rows": 10, "select": SELECT}
             )
             if identifier.year:
@@ -101,10 +86,8 @@ class CrossrefSource(Source):
         else:
             return []
         data = self.get_json(WORKS_PATH, params=params)
-        try:
+        with self.shape_checked("crossref"):
             items = data["message"]["items"]
-        except (KeyError, TypeError) as error:
-            raise SourceError(f"crossref: unexpected response shape ({error})") from error
         return self.parse_all(items if isinstance(items, list) else [], self.parse_work)
 
     def parse_work(self, work: dict[str, Any]) -> PaperRecord | None:

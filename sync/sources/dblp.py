@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 from ..conf import sync_setting
 from ..identifiers import DBLP, TITLE, USENIX, Identifier, venue_of_dblp_key
-from ..matching import RecordIndex
 from ..text import bare_doi, clean_person_name, dblp_title
 from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, as_list
 
@@ -44,15 +44,8 @@ class DblpSource(Source):
         for query in queries:
             groups[(query.venue, query.year)].append(query)
         for (venue, year), group in groups.items():
-            result = FetchResult()
-            try:
-                records = self.table_of_contents(venue, year)
-            except SourceError as error:
-                result.fail(group, error)
-                yield [q.paper_id for q in group], result
-                continue
-            result.match(group, RecordIndex(records).find)
-            yield [q.paper_id for q in group], result
+            toc = partial(self.table_of_contents, venue, year)
+            yield [q.paper_id for q in group], self.found_in(group, toc)
 
     def resolve(self, identifier: Identifier) -> list[PaperRecord]:
         """A DBLP key or a USENIX presentation page through its proceedings' table of contents
@@ -82,12 +75,10 @@ class DblpSource(Source):
         while True:
             params = {"q": q, "format": "json", "h": most or MAX_HITS, "f": first}
             data = self.get_json(SEARCH_PATH, params=params)
-            try:
+            with self.shape_checked("dblp"):
                 hits = data["result"]["hits"]
                 hit_list = as_list(hits.get("hit"))
                 total = int(hits.get("@total", len(hit_list)))
-            except (KeyError, TypeError, AttributeError, ValueError) as error:
-                raise SourceError(f"dblp: unexpected response shape ({error})") from error
             records += self.parse_all(hit_list, self.parse_hit)
             first += len(hit_list)
             if not hit_list or first >= total or most:

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
-from django.conf import settings
-
 from ..identifiers import ARXIV, DOI, OPENALEX, TITLE, Identifier
-from ..matching import RecordIndex
 from ..text import (
     bare_doi,
     bare_orcid,
@@ -26,7 +24,7 @@ from ..text import (
     clean_text,
     clean_title,
 )
-from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, chunks
+from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, chunks
 
 WORKS_PATH = "/works"
 DOI_BATCH = 50  # OpenAlex's limit for OR-ed filter values
@@ -60,9 +58,7 @@ class OpenAlexSource(Source):
     def _params(self, **params: Any) -> dict[str, Any]:
         if self.options.get("api_key"):
             params["api_key"] = self.options["api_key"]
-        if settings.SYNC_CONTACT_EMAIL:
-            params["mailto"] = settings.SYNC_CONTACT_EMAIL
-        return params
+        return self.polite_params(**params)
 
     def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
         with_doi = [q for q in queries if q.doi]
@@ -72,7 +68,7 @@ class OpenAlexSource(Source):
                 **{"per-page": len(batch)},
                 select=SELECT,
             )
-            yield self._collect(batch, params)
+            yield [q.paper_id for q in batch], self.found_in(batch, partial(self._works, params))
         # Title searches only for papers DBLP has placed (so they are published) that have no
         # DOI, as USENIX papers; many titles go in one boolean search.
         placed = [q for q in queries if not q.doi and q.ids.get("dblp_key")]
@@ -85,7 +81,7 @@ class OpenAlexSource(Source):
                 **{"per-page": PER_PAGE},
                 select=SELECT,
             )
-            yield self._collect(batch, params)
+            yield [q.paper_id for q in batch], self.found_in(batch, partial(self._works, params))
 
     @staticmethod
     def _title_batches(queries: list[PaperQuery]) -> Iterator[list[PaperQuery]]:
@@ -101,11 +97,9 @@ class OpenAlexSource(Source):
         if batch:
             yield batch
 
-    def _collect(self, batch: list[PaperQuery], params: dict) -> tuple[list[int], FetchResult]:
-        result = FetchResult()
-        answered = [query.paper_id for query in batch]
-        try:
-            works: list = []
+    def _works(self, params: dict) -> list[PaperRecord]:
+        works: list = []
+        with self.shape_checked("openalex"):
             for page in range(1, MAX_PAGES + 1):
                 data = self.get_json(WORKS_PATH, params={**params, "page": page})
                 if not isinstance(data["results"], list):
@@ -113,14 +107,7 @@ class OpenAlexSource(Source):
                 works += data["results"]
                 if len(works) >= data["meta"]["count"] or not data["results"]:
                     break
-        except SourceError as error:
-            result.fail(batch, error)
-            return answered, result
-        except (KeyError, TypeError) as error:
-            result.fail(batch, SourceError(f"openalex: unexpected response shape ({error})"))
-            return answered, result
-        result.match(batch, RecordIndex(self.parse_all(works, self.parse_work)).find)
-        return answered, result
+        return self.parse_all(works, self.parse_work)
 
     def resolve(self, identifier: Identifier) -> list[PaperRecord]:
         if identifier.kind == OPENALEX:  # the single-work endpoint (free of list credits)
@@ -143,10 +130,8 @@ class OpenAlexSource(Source):
         data = self.get_json(
             WORKS_PATH, params=self._params(filter=value, select=SELECT, **{"per-page": 10})
         )
-        try:
+        with self.shape_checked("openalex"):
             works = data["results"]
-        except (KeyError, TypeError) as error:
-            raise SourceError(f"openalex: unexpected response shape ({error})") from error
         return self.parse_all(works if isinstance(works, list) else [], self.parse_work)
 
     def parse_work(self, work: dict[str, Any]) -> PaperRecord | None:

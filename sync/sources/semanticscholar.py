@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 from ..conf import sync_setting
 from ..identifiers import ARXIV, DOI, SEMANTIC_SCHOLAR, Identifier
-from ..matching import RecordIndex, best_match
+from ..matching import best_match
 from ..text import bare_doi, clean_abstract, clean_person_name, clean_text, clean_title
 from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, chunks
 
@@ -34,6 +35,16 @@ class SemanticScholarSource(Source):
     def _headers(self) -> dict[str, str] | None:
         key = self.options.get("api_key")
         return {"x-api-key": key} if key else None
+
+    def _by_ids(self, ids: list[str]) -> Any:
+        """The batch endpoint's answer: a paper, or `null` for an unknown id, per id."""
+        return self.get_json(
+            BATCH_PATH,
+            method="POST",
+            params={"fields": FIELDS},
+            body={"ids": ids},
+            headers=self._headers(),
+        )
 
     @staticmethod
     def _lookup_id(query: PaperQuery) -> str:
@@ -55,24 +66,17 @@ class SemanticScholarSource(Source):
             if venue in venues and (
                 len(group) >= sync_setting("SYNC_LISTING_MIN_PAPERS") or self.has_listing(name)
             ):
-                yield (
-                    [q.paper_id for q in group],
-                    self._from_listing(group, name, venues[venue], year),
-                )
+                listing = partial(self.listing, name, partial(self._bulk, venues[venue], year))
+                yield [q.paper_id for q in group], self.found_in(group, listing)
             else:
                 for query in group:
-                    yield [query.paper_id], self._match(query)
+                    match = partial(self._match, query)
+                    yield [query.paper_id], self.found_in([query], match, indexed=False)
 
     def _batch(self, batch: list[PaperQuery]) -> FetchResult:
         result = FetchResult()
         try:
-            data = self.get_json(
-                BATCH_PATH,
-                method="POST",
-                params={"fields": FIELDS},
-                body={"ids": [self._lookup_id(q) for q in batch]},
-                headers=self._headers(),
-            )
+            data = self._by_ids([self._lookup_id(q) for q in batch])
             if not isinstance(data, list) or len(data) != len(batch):
                 raise SourceError("semanticscholar: batch answer does not line up with ids")
         except SourceError as error:
@@ -85,39 +89,21 @@ class SemanticScholarSource(Source):
                 result.records[query.paper_id] = record
         return result
 
-    def _from_listing(
-        self, group: list[PaperQuery], name: str, venue: str, year: int
-    ) -> FetchResult:
-        """Find `group` among the venue's papers of `year` (one listing per run)."""
-        result = FetchResult()
-        try:
-            index = RecordIndex(self.listing(name, lambda: self._bulk(venue, year)))
-        except SourceError as error:
-            result.fail(group, error)
-            return result
-        result.match(group, index.find)
-        return result
-
     def _bulk(self, venue: str, year: int) -> list[PaperRecord]:
         params = {"venue": venue, "year": str(year), "fields": FIELDS}
         records: list[PaperRecord] = []
         for _page in range(MAX_BULK_PAGES):
             data = self.get_json(BULK_PATH, params=params, headers=self._headers())
-            try:
+            with self.shape_checked("semanticscholar"):
                 papers = data["data"]
                 token = data.get("token")
-            except (KeyError, TypeError, AttributeError) as error:
-                raise SourceError(
-                    f"semanticscholar: unexpected response shape ({error})"
-                ) from error
             records += self.parse_all(papers or [], self.parse_paper)
             if not token:
                 break
             params = {**params, "token": token}
         return records
 
-    def _match(self, query: PaperQuery) -> FetchResult:
-        result = FetchResult()
+    def _match(self, query: PaperQuery) -> list[PaperRecord]:
         try:
             data = self.get_json(
                 MATCH_PATH,
@@ -126,25 +112,16 @@ class SemanticScholarSource(Source):
                 missing_ok=True,
             )
             papers = (data or {}).get("data") or []
-        except (SourceError, AttributeError) as error:
-            result.fail([query], error)
-            return result
-        records = self.parse_all(papers, self.parse_paper)
-        result.match([query], lambda query: best_match(query, records))
-        return result
+        except AttributeError as error:  # an answer that is not an object
+            raise SourceError(str(error)) from error
+        return self.parse_all(papers, self.parse_paper)
 
     def resolve(self, identifier: Identifier) -> list[PaperRecord]:
         # Titles are left to DBLP and Crossref: this source allows one request a second.
         prefix = {DOI: "DOI:", ARXIV: "ARXIV:", SEMANTIC_SCHOLAR: ""}.get(identifier.kind)
         if prefix is None:
             return []
-        data = self.get_json(
-            BATCH_PATH,
-            method="POST",
-            params={"fields": FIELDS},
-            body={"ids": [f"{prefix}{identifier.value}"]},
-            headers=self._headers(),
-        )
+        data = self._by_ids([f"{prefix}{identifier.value}"])
         return self.parse_all(data if isinstance(data, list) else [], self.parse_paper)
 
     def parse_paper(self, paper: dict[str, Any] | None) -> PaperRecord | None:
