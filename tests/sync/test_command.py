@@ -48,8 +48,9 @@ def test_dry_run_writes_nothing(upstream):
     assert not SyncRun.objects.exists() and not PaperChange.objects.exists()
 
 
-def test_one_source_only(upstream):
-    out, _ = run("--paper", "ByteScale", "--source", "dblp")
+@pytest.mark.parametrize("name", ["dblp", "DBLP"])
+def test_one_source_only(upstream, name):
+    out, _ = run("--paper", "ByteScale", "--source", name)
     assert "requests to dblp" in out and "requests to crossref" not in out
     assert upstream.requests_to("crossref") == []
 

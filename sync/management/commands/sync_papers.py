@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import uuid
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -48,6 +49,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, paper, source, dry_run, enqueue, **options):
         self.error_count = 0
+        known = {name.casefold(): name for name in settings.SYNC_SOURCES}  # "DBLP" is dblp
+        source = [known.get(name.casefold(), name) for name in source]
         try:
             get_sources(source or None)
         except ValueError as error:
