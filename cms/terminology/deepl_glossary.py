@@ -21,12 +21,9 @@ def glossaries_endpoint(auth_key: str) -> str:
 
 def tsv_entries(terms) -> str:
     """One "English<TAB>Chinese" line per term; tabs and newlines are not allowed in entries."""
-    lines = []
-    for term in terms:
-        english = " ".join(term.english.split())
-        chinese = " ".join(term.chinese.split())
-        lines.append(f"{english}\t{chinese}")
-    return "\n".join(lines)
+    return "\n".join(
+        f"{' '.join(term.english.split())}\t{' '.join(term.chinese.split())}" for term in terms
+    )
 
 
 def push_glossary(auth_key: str | None = None, timeout: float = 30) -> dict:

@@ -89,7 +89,3 @@ def terms_in(text: str, terms: list[Term]) -> list[Term]:
     for term, _start, _end in find_terms(plain_text(text), terms):
         seen.setdefault(term.english, term)
     return list(seen.values())
-
-
-def contains_chinese(translation: str, chinese: str) -> bool:
-    return chinese.lower() in translation.lower()

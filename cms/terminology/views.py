@@ -9,7 +9,6 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -129,7 +128,7 @@ def machine_translate(request, translation_id: int):
             gettext("Translated %(filled)d of %(left)d untranslated texts with %(name)s.")
             % {"filled": filled, "left": left, "name": translator.display_name},
         )
-    return redirect(get_valid_next_url_from_request(request) or reverse("wagtailadmin_home"))
+    return redirect(get_valid_next_url_from_request(request) or "wagtailadmin_home")
 
 
 class PageMemoryView(AdminScreen, TemplateView):
@@ -184,7 +183,6 @@ class PageMemoryView(AdminScreen, TemplateView):
             page=self.page,
             rows=rows,
             violations=checks.check_translation(self.translation, self.page),
-            edit_url=reverse("wagtailadmin_pages:edit", args=[self.page.pk]),
             threshold=memory.fuzzy_threshold(),
         )
         return context
@@ -203,23 +201,9 @@ class TerminologyReportView(AdminScreen, TemplateView):
         return super().dispatch(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        violations = checks.check_memory()
-        context.update(
-            violations=[
-                {
-                    "violation": v,
-                    "description": v.describe(),
-                    "edit_url": reverse("wagtailadmin_pages:edit", args=[v.page_id]),
-                }
-                for v in violations
-            ],
-            term_count=GlossaryTerm.objects.count(),
-            export_csv_url=reverse("terminology_glossary_export", args=["csv"]),
-            export_tbx_url=reverse("terminology_glossary_export", args=["tbx"]),
-            import_url=reverse("terminology_glossary_import"),
+        return super().get_context_data(
+            violations=checks.check_memory(), term_count=GlossaryTerm.objects.count(), **kwargs
         )
-        return context
 
 
 def export_glossary(request, file_format: str):

@@ -66,20 +66,15 @@ register_snippet(GlossaryTermViewSet)
 
 
 @hooks.register("register_admin_urls", order=-1)
-def replace_machine_translate_view():
-    """Served at wagtail-localize's own path, so its editor's button posts here."""
+def register_terminology_urls():
+    """First, so that "Translate with ..." is served at wagtail-localize's own path and its
+    editor's button posts here."""
     return [
         path(
             "localize/translate/<int:translation_id>/machine_translate/",
             views.machine_translate,
             name="terminology_machine_translate",
-        )
-    ]
-
-
-@hooks.register("register_admin_urls")
-def register_terminology_urls():
-    return [
+        ),
         path(
             "reports/terminology/", views.TerminologyReportView.as_view(), name="terminology_report"
         ),
