@@ -7,6 +7,7 @@ a lost or repeated message cannot lose or double a delivery (cms/webhooks/delive
 
 from __future__ import annotations
 
+import base64
 import secrets
 import uuid
 from datetime import timedelta
@@ -30,8 +31,6 @@ TEST_EVENT = "webhook.test"
 
 def new_secret() -> str:
     """A Standard Webhooks secret: `whsec_` and 32 random bytes in base64."""
-    import base64
-
     return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
