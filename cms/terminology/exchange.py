@@ -211,11 +211,10 @@ def parse_tbx(data: bytes) -> list[TermRow]:
     rows = []
     entries = descendants(root, "termEntry", "conceptEntry")
     for number, entry in enumerate(entries, start=1):
-        notes = [n for n in entry if local_name(n) == "note"]
         row = TermRow(
             english="",
             chinese="",
-            note=(notes[0].text or "").strip() if notes else "",
+            note=next((n.text or "" for n in entry if local_name(n) == "note"), "").strip(),
             where=entry_label(number, entry),
         )
         forbidden = []

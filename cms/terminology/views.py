@@ -1,6 +1,5 @@
 """Admin screens: "Translate with ...", the page's memory and glossary, the report, the exchange."""
 
-import json
 from collections import defaultdict
 
 from django import forms
@@ -18,7 +17,6 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 from wagtail_localize.machine_translators import get_machine_translator
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
-from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.views.edit_translation import (
     apply_machine_translation,
     user_can_edit_instance,
@@ -46,13 +44,9 @@ def untranslated_segments(translation: Translation) -> dict:
     """{StringValue: [(string id, context id)]} of the segments with no translation yet."""
     taken = memory.translated_strings(translation)
     segments = defaultdict(list)
-    for segment in translation.source.stringsegment_set.select_related("context", "string"):
-        if (segment.string_id, segment.context_id) in taken:
-            continue
-        value = StringSegmentValue(segment.context.path, segment.string.as_value())
-        if segment.attrs:
-            value.attrs = json.loads(segment.attrs)
-        segments[value.string].append((segment.string_id, segment.context_id))
+    for segment in translation.source.stringsegment_set.select_related("string"):
+        if (segment.string_id, segment.context_id) not in taken:
+            segments[segment.string.as_value()].append((segment.string_id, segment.context_id))
     return segments
 
 
@@ -135,6 +129,7 @@ class PageMemoryView(AdminScreen, TemplateView):
     """For a page being translated: each segment's fuzzy matches and glossary terms."""
 
     template_name = "terminology/page_memory.html"
+    page_title = _("Memory and glossary")
     header_icon = "wagtail-localize-language"
 
     def dispatch(self, request, *args, **kwargs):
@@ -145,9 +140,6 @@ class PageMemoryView(AdminScreen, TemplateView):
         if self.translation is None:
             raise Http404(gettext("This page is not a translation."))
         return super().dispatch(request, *args, **kwargs)
-
-    def get_page_title(self):
-        return gettext("Memory and glossary")
 
     def get_page_subtitle(self):
         return self.page.get_admin_display_title()

@@ -79,14 +79,10 @@ class Endpoint(models.Model):
     def signing_secrets(self) -> list[str]:
         """The secrets that sign a message now: the current one, and the previous one while a
         rotation lasts."""
-        found = [self.secret]
-        if (
-            self.previous_secret
-            and self.previous_secret_until
-            and (self.previous_secret_until > timezone.now())
-        ):
-            found.append(self.previous_secret)
-        return found
+        until = self.previous_secret_until
+        if self.previous_secret and until and until > timezone.now():
+            return [self.secret, self.previous_secret]
+        return [self.secret]
 
     def rotate_secret(self, overlap: timedelta) -> str:
         """Make a new secret, keep the old one signing for `overlap`; return the new one."""
