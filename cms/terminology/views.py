@@ -235,7 +235,7 @@ class GlossaryImportView(AdminScreen, FormView):
     header_icon = "upload"
 
     def dispatch(self, request, *args, **kwargs):
-        if not all(request.user.has_perm(name) for name in IMPORT_PERMISSIONS):
+        if not request.user.has_perms(IMPORT_PERMISSIONS):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
 

@@ -38,7 +38,7 @@ class GlossaryIndexView(IndexView):
                 _("Terminology check"), url=reverse("terminology_report"), icon_name="list-ul"
             ),
         ]
-        if all(self.request.user.has_perm(name) for name in views.IMPORT_PERMISSIONS):
+        if self.request.user.has_perms(views.IMPORT_PERMISSIONS):
             buttons.append(
                 HeaderButton(
                     _("Import CSV or TBX"),
