@@ -193,11 +193,7 @@ def entry_label(number: int, entry) -> str:
 
 
 def parse_tbx(data: bytes) -> list[TermRow]:
-    """TBX-Basic as we write it (TBX v2, `martif`), and TBX v3 (`tbx`, `conceptEntry`) too.
-
-    Only the English langSet and the Traditional Chinese ones (is_traditional_chinese) are
-    read; an entry whose Chinese is all in other langSets (zh-Hans, zh-CN, zh) is refused.
-    """
+    """TBX-Basic as we write it (TBX v2, `martif`), and TBX v3 (`tbx`, `conceptEntry`) too."""
     try:
         root = SafeET.fromstring(data)
     except Exception as error:  # defusedxml raises its own and ElementTree's errors
@@ -221,10 +217,10 @@ def parse_tbx(data: bytes) -> list[TermRow]:
         other_chinese = []
         for lang_set in descendants(entry, "langSet", "langSec"):
             lang = lang_set.get(XML_LANG) or ""
-            english = language_subtags(lang)[0] == "en"
-            traditional = is_traditional_chinese(lang)
-            if not english and not traditional:
-                if language_subtags(lang)[0] == "zh":
+            language = language_subtags(lang)[0]
+            english = language == "en"
+            if not english and not is_traditional_chinese(lang):
+                if language == "zh":
                     other_chinese.append(lang)
                 continue
             for group in descendants(lang_set, "tig", "ntig", "termSec"):
