@@ -135,11 +135,7 @@ class ConfirmView(WebhookScreen):
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(
-            object=self.object,
-            message=self.message,
-            button=self.button,
-            cancel_url=reverse(self.cancel_url_name, args=[self.object.pk]),
-            **kwargs,
+            cancel_url=reverse(self.cancel_url_name, args=[self.object.pk]), **kwargs
         )
 
 
