@@ -9,6 +9,4 @@ class TerminologyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import signals
-
-        signals.connect()
+        from . import signals  # noqa: F401 (connects the receivers)

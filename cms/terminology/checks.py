@@ -15,7 +15,7 @@ from wagtail_localize.models import StringSegment, Translation
 from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.segments.extract import extract_segments
 
-from .glossary import Term, contains_chinese, load_terms, plain_text, terms_in, variants_pattern
+from .glossary import Term, load_terms, plain_text, terms_in, variants_pattern
 from .memory import translated_strings
 from .models import MemoryEntry
 
@@ -50,7 +50,7 @@ class Violation:
 def violations_in(english: str, chinese: str, terms: list[Term]) -> Iterator[tuple[str, Term, str]]:
     """(kind, term, found) for one English text and its translation."""
     for term in terms_in(english, terms):
-        if not contains_chinese(chinese, term.chinese):
+        if term.chinese.lower() not in chinese.lower():
             yield MISSING, term, ""
     yield from forbidden_in(chinese, terms)
 

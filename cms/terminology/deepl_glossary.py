@@ -13,20 +13,11 @@ from .models import GlossaryTerm
 GLOSSARY_NAME = "Research digests EN-ZH"
 
 
-def glossaries_endpoint(auth_key: str) -> str:
-    """The free API for keys ending ":fx", as wagtail-localize's DeepLTranslator decides."""
-    host = "api-free.deepl.com" if auth_key.endswith(":fx") else "api.deepl.com"
-    return f"https://{host}/v2/glossaries"
-
-
 def tsv_entries(terms) -> str:
     """One "English<TAB>Chinese" line per term; tabs and newlines are not allowed in entries."""
-    lines = []
-    for term in terms:
-        english = " ".join(term.english.split())
-        chinese = " ".join(term.chinese.split())
-        lines.append(f"{english}\t{chinese}")
-    return "\n".join(lines)
+    return "\n".join(
+        f"{' '.join(term.english.split())}\t{' '.join(term.chinese.split())}" for term in terms
+    )
 
 
 def push_glossary(auth_key: str | None = None, timeout: float = 30) -> dict:
@@ -34,8 +25,10 @@ def push_glossary(auth_key: str | None = None, timeout: float = 30) -> dict:
     auth_key = auth_key or settings.DEEPL_AUTH_KEY
     if not auth_key:
         raise ValueError("DEEPL_AUTH_KEY is not set: there is no DeepL account to push to.")
+    # The free API for keys ending ":fx", as wagtail-localize's DeepLTranslator decides.
+    host = "api-free.deepl.com" if auth_key.endswith(":fx") else "api.deepl.com"
     response = requests.post(
-        glossaries_endpoint(auth_key),
+        f"https://{host}/v2/glossaries",
         data={
             "name": GLOSSARY_NAME,
             "source_lang": "en",

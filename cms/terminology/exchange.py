@@ -1,33 +1,26 @@
 """The glossary as CSV or TBX, out and back in.
 
 CSV columns: english, chinese, note, case_sensitive (true/false), forbidden_variants (separated
-by "|"); the shipped glossary_seed.csv is in this format.
+by "|"), as in the shipped glossary_seed.csv.
 
-TBX is written and read by hand with ElementTree, in the TBX-Basic shape (ISO 30042 `martif`):
-one `termEntry` per term, an English `langSet` and a zh-Hant one, the Chinese term
-`preferredTerm-admn-sts` and each forbidden variant `deprecatedTerm-admn-sts`, the note as
-`note`, the case rule as a `termNote` of type `x-caseSensitive`. The maintained TBX readers in
-Python come with a whole localisation toolkit (translate-toolkit) for the dozen elements we use.
-Uploads are parsed with defusedxml, so an entity bomb or external entity is refused. TBX v3
-files (`tbx`, `conceptEntry`, `langSec`, `termSec`, as Weblate and others export) are read too.
+TBX is TBX-Basic (ISO 30042 `martif`), written and read with ElementTree: the maintained TBX
+readers come with a whole localisation toolkit (translate-toolkit) for the dozen elements used.
+One `termEntry` per term: an English `langSet` with the case rule as a `termNote` of type
+`x-caseSensitive`, a zh-Hant one with the Chinese term `preferredTerm-admn-sts` and each
+forbidden variant `deprecatedTerm-admn-sts`, the note as `note`. TBX v3 (`tbx`, `conceptEntry`,
+`langSec`, `termSec`, as Weblate and others export) is read too. Uploads are parsed with
+defusedxml, so an entity bomb or external entity is refused. The Traditional Chinese langSet is
+the one cms.translation.zh_hant.is_traditional_chinese accepts, as for locales and machine
+translation; Simplified ones (zh-Hans, zh-CN, zh-SG, plain zh) are ignored, and an entry with no
+Traditional one is refused.
 
-Which langSet is the Traditional Chinese one is decided by
-cms.translation.zh_hant.is_traditional_chinese, as for locales and machine translation; a
-Simplified Chinese langSet (zh-Hans, zh-CN, zh-SG, or plain zh) is ignored, and an entry with
-no Traditional one is refused.
-
-An import validates every row before it writes any, and names the row and what is wrong; then
-it adds new terms and updates existing ones; it deletes nothing. A row updates the term with
-the same English term in any capitalisation (`CONGESTION CONTROL` updates `congestion control`
-and takes the file's spelling), as the glossary holds one term per English phrase whatever its
-case rule. Each row, as the glossary would be after the import, must pass the rules the admin's
-form applies (cms.terminology.rules). Rows are named by where they are in the file: a CSV row
-by the line it starts on (the header is line 1), a TBX entry by its position among the entries
-(1 for the first), and its `id` attribute when it has one.
-
-A file above MAX_UPLOAD_BYTES is refused without reading it; a CSV with a NUL character, or a
-field longer than Python's csv reader allows (csv.field_size_limit()), is refused naming its
-line.
+An import checks every row before it writes any, each as the glossary would be after the import,
+by the rules the admin's form applies (cms.terminology.rules), and names the row and the problem:
+a CSV row by the line it starts on (the header is line 1), a TBX entry by its position (from 1)
+and its `id` if it has one. It adds and updates, never deletes; a row updates the term with the
+same English in any capitalisation (and takes the file's spelling), as the glossary holds one
+term per English phrase whatever its case rule. Refused unread: a file above MAX_UPLOAD_BYTES.
+Refused naming the line: a CSV with a NUL, or a field longer than csv.field_size_limit().
 """
 
 import csv
@@ -86,16 +79,10 @@ def export_csv(terms) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_FIELDS)
-    for term in terms:
-        writer.writerow(
-            [
-                term.english,
-                term.chinese,
-                term.note,
-                "true" if term.case_sensitive else "false",
-                "|".join(term.forbidden),
-            ]
-        )
+    writer.writerows(
+        [t.english, t.chinese, t.note, str(t.case_sensitive).lower(), "|".join(t.forbidden)]
+        for t in terms
+    )
     return out.getvalue()
 
 
@@ -179,9 +166,8 @@ def export_tbx(terms) -> bytes:
             ET.SubElement(entry, "note").text = term.note
         english = ET.SubElement(ET.SubElement(entry, "langSet", {XML_LANG: "en"}), "tig")
         ET.SubElement(english, "term").text = term.english
-        ET.SubElement(english, "termNote", {"type": "x-caseSensitive"}).text = (
-            "true" if term.case_sensitive else "false"
-        )
+        case_rule = ET.SubElement(english, "termNote", {"type": "x-caseSensitive"})
+        case_rule.text = str(term.case_sensitive).lower()
         chinese = ET.SubElement(entry, "langSet", {XML_LANG: TARGET_LANG})
         for text, status in [(term.chinese, PREFERRED), *((v, DEPRECATED) for v in term.forbidden)]:
             tig = ET.SubElement(chinese, "tig")
@@ -199,11 +185,6 @@ def descendants(element, *names: str):
     return [child for child in element.iter() if local_name(child) in names]
 
 
-def first_text(element, *names: str) -> str:
-    found = descendants(element, *names)
-    return (found[0].text or "").strip() if found else ""
-
-
 def entry_label(number: int, entry) -> str:
     identifier = entry.get("id")
     if identifier:
@@ -212,11 +193,7 @@ def entry_label(number: int, entry) -> str:
 
 
 def parse_tbx(data: bytes) -> list[TermRow]:
-    """TBX-Basic as we write it (TBX v2, `martif`), and TBX v3 (`tbx`, `conceptEntry`) too.
-
-    Only the English langSet and the Traditional Chinese ones (is_traditional_chinese) are
-    read; an entry whose Chinese is all in other langSets (zh-Hans, zh-CN, zh) is refused.
-    """
+    """TBX-Basic as we write it (TBX v2, `martif`), and TBX v3 (`tbx`, `conceptEntry`) too."""
     try:
         root = SafeET.fromstring(data)
     except Exception as error:  # defusedxml raises its own and ElementTree's errors
@@ -230,25 +207,24 @@ def parse_tbx(data: bytes) -> list[TermRow]:
     rows = []
     entries = descendants(root, "termEntry", "conceptEntry")
     for number, entry in enumerate(entries, start=1):
-        notes = [n for n in entry if local_name(n) == "note"]
         row = TermRow(
             english="",
             chinese="",
-            note=(notes[0].text or "").strip() if notes else "",
+            note=next((n.text or "" for n in entry if local_name(n) == "note"), "").strip(),
             where=entry_label(number, entry),
         )
         forbidden = []
         other_chinese = []
         for lang_set in descendants(entry, "langSet", "langSec"):
             lang = lang_set.get(XML_LANG) or ""
-            english = language_subtags(lang)[0] == "en"
-            traditional = is_traditional_chinese(lang)
-            if not english and not traditional:
-                if language_subtags(lang)[0] == "zh":
+            language = language_subtags(lang)[0]
+            english = language == "en"
+            if not english and not is_traditional_chinese(lang):
+                if language == "zh":
                     other_chinese.append(lang)
                 continue
             for group in descendants(lang_set, "tig", "ntig", "termSec"):
-                term = first_text(group, "term")
+                term = next((t.text or "" for t in descendants(group, "term")), "").strip()
                 kinds = {
                     n.get("type"): (n.text or "").strip() for n in descendants(group, "termNote")
                 }
@@ -391,7 +367,7 @@ def read_upload(upload) -> bytes:
 def parse(filename: str, data: bytes) -> list[TermRow]:
     """Rows of an uploaded file, by its extension (.csv or .tbx)."""
     name = filename.lower()
-    if name.endswith(".tbx") or name.endswith(".xml"):
+    if name.endswith((".tbx", ".xml")):
         return parse_tbx(data)
     if name.endswith(".csv"):
         try:

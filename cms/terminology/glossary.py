@@ -73,13 +73,10 @@ def find_terms(text: str, terms: list[Term]) -> list[tuple[Term, int, int]]:
             candidates.append((lookup[key], match.start(), match.end()))
     # Longer matches win where a case-sensitive and a case-insensitive term overlap.
     candidates.sort(key=lambda item: (-(item[2] - item[1]), item[1]))
-    taken: list[tuple[int, int]] = []
-    found = []
+    found: list[tuple[Term, int, int]] = []
     for term, start, end in candidates:
-        if any(start < t_end and t_start < end for t_start, t_end in taken):
-            continue
-        taken.append((start, end))
-        found.append((term, start, end))
+        if not any(start < f_end and f_start < end for _term, f_start, f_end in found):
+            found.append((term, start, end))
     return sorted(found, key=lambda item: item[1])
 
 
@@ -89,7 +86,3 @@ def terms_in(text: str, terms: list[Term]) -> list[Term]:
     for term, _start, _end in find_terms(plain_text(text), terms):
         seen.setdefault(term.english, term)
     return list(seen.values())
-
-
-def contains_chinese(translation: str, chinese: str) -> bool:
-    return chinese.lower() in translation.lower()

@@ -134,8 +134,7 @@ class FuzzyIndex:
 
     def __init__(self, locale_id: int):
         self.locale_id = locale_id
-        self.stamp: tuple | None = None
-        self.loaded = False
+        self.stamp: tuple | None = None  # None until loaded
         self.sources: list[str] = []
         self.processed: list[str] = []
         self.best: list[tuple[str, int]] = []  # (target, page id) per source
@@ -144,7 +143,7 @@ class FuzzyIndex:
         # The newest row too: a write rolled back after this process read it leaves the token
         # as it was, but takes its rows away. (One index lookup, whatever the table's size.)
         stamp = (cache.get(VERSION_KEY), MemoryEntry.objects.aggregate(newest=Max("pk"))["newest"])
-        if self.loaded and stamp == self.stamp:
+        if stamp == self.stamp:
             return
         latest: dict[str, tuple[str, int]] = {}
         rows = (
@@ -157,7 +156,7 @@ class FuzzyIndex:
         self.sources = list(latest)
         self.processed = [utils.default_process(text) for text in self.sources]
         self.best = list(latest.values())
-        self.stamp, self.loaded = stamp, True
+        self.stamp = stamp
 
     def search(self, text: str, *, limit: int, threshold: float) -> list[MemoryMatch]:
         self.refresh()

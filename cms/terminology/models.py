@@ -52,8 +52,8 @@ class GlossaryTerm(index.Indexed, models.Model):
 
     def clean(self):
         """The glossary's rules (cms.terminology.rules), against every other term."""
-        others = GlossaryTerm.objects.exclude(pk=self.pk) if self.pk else GlossaryTerm.objects
-        errors = rule_errors(Entry.of(self), Glossary(map(Entry.of, others.all())))
+        others = GlossaryTerm.objects.exclude(pk=self.pk)  # a new term's pk is None: all of them
+        errors = rule_errors(Entry.of(self), Glossary(map(Entry.of, others)))
         if errors:
             raise ValidationError(errors)
 

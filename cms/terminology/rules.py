@@ -21,6 +21,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import accumulate
 
 from django.utils.translation import gettext as _
 
@@ -58,11 +59,7 @@ class Glossary:
         self.longest_variant = max(map(len, self.owners), default=0)
         # Every preferred term in one string, to find those containing a variant in one search.
         self.chinese = "\0".join(entry.chinese for entry in self.entries)
-        self.starts = []
-        at = 0
-        for entry in self.entries:
-            self.starts.append(at)
-            at += len(entry.chinese) + 1
+        self.starts = list(accumulate((len(e.chinese) + 1 for e in self.entries), initial=0))
 
     def variants_in(self, text: str) -> Iterable[tuple[str, Entry]]:
         """(variant, owner) for each forbidden variant the check would find in `text`."""

@@ -62,9 +62,6 @@ class MemoryFirstTranslator(BaseMachineTranslator):
             source_locale.language_code.split("-")[0] != target_locale.language_code.split("-")[0]
         )
 
-    def machine_applies_glossary(self) -> bool:
-        return bool(self.machine and self.machine.options.get("GLOSSARY_IDS"))
-
     def translate_with_origins(
         self, source_locale: Locale, target_locale: Locale, strings: Iterable[StringValue]
     ) -> dict[StringValue, tuple[StringValue | None, str]]:
@@ -79,7 +76,7 @@ class MemoryFirstTranslator(BaseMachineTranslator):
         origins = {string: MEMORY for string in answers}
         rest = [string for string in strings if string not in answers]
         if rest and self.machine is not None:
-            if self.machine_applies_glossary():
+            if self.machine.options.get("GLOSSARY_IDS"):  # it applies the glossary itself
                 sent = {string: string for string in rest}
             else:
                 terms = load_terms()

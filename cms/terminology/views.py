@@ -1,6 +1,5 @@
 """Admin screens: "Translate with ...", the page's memory and glossary, the report, the exchange."""
 
-import json
 from collections import defaultdict
 
 from django import forms
@@ -9,7 +8,6 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -19,7 +17,6 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 from wagtail_localize.machine_translators import get_machine_translator
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
-from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.views.edit_translation import (
     apply_machine_translation,
     user_can_edit_instance,
@@ -47,13 +44,9 @@ def untranslated_segments(translation: Translation) -> dict:
     """{StringValue: [(string id, context id)]} of the segments with no translation yet."""
     taken = memory.translated_strings(translation)
     segments = defaultdict(list)
-    for segment in translation.source.stringsegment_set.select_related("context", "string"):
-        if (segment.string_id, segment.context_id) in taken:
-            continue
-        value = StringSegmentValue(segment.context.path, segment.string.as_value())
-        if segment.attrs:
-            value.attrs = json.loads(segment.attrs)
-        segments[value.string].append((segment.string_id, segment.context_id))
+    for segment in translation.source.stringsegment_set.select_related("string"):
+        if (segment.string_id, segment.context_id) not in taken:
+            segments[segment.string.as_value()].append((segment.string_id, segment.context_id))
     return segments
 
 
@@ -129,13 +122,14 @@ def machine_translate(request, translation_id: int):
             gettext("Translated %(filled)d of %(left)d untranslated texts with %(name)s.")
             % {"filled": filled, "left": left, "name": translator.display_name},
         )
-    return redirect(get_valid_next_url_from_request(request) or reverse("wagtailadmin_home"))
+    return redirect(get_valid_next_url_from_request(request) or "wagtailadmin_home")
 
 
 class PageMemoryView(AdminScreen, TemplateView):
     """For a page being translated: each segment's fuzzy matches and glossary terms."""
 
     template_name = "terminology/page_memory.html"
+    page_title = _("Memory and glossary")
     header_icon = "wagtail-localize-language"
 
     def dispatch(self, request, *args, **kwargs):
@@ -146,9 +140,6 @@ class PageMemoryView(AdminScreen, TemplateView):
         if self.translation is None:
             raise Http404(gettext("This page is not a translation."))
         return super().dispatch(request, *args, **kwargs)
-
-    def get_page_title(self):
-        return gettext("Memory and glossary")
 
     def get_page_subtitle(self):
         return self.page.get_admin_display_title()
@@ -184,7 +175,6 @@ class PageMemoryView(AdminScreen, TemplateView):
             page=self.page,
             rows=rows,
             violations=checks.check_translation(self.translation, self.page),
-            edit_url=reverse("wagtailadmin_pages:edit", args=[self.page.pk]),
             threshold=memory.fuzzy_threshold(),
         )
         return context
@@ -203,23 +193,9 @@ class TerminologyReportView(AdminScreen, TemplateView):
         return super().dispatch(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        violations = checks.check_memory()
-        context.update(
-            violations=[
-                {
-                    "violation": v,
-                    "description": v.describe(),
-                    "edit_url": reverse("wagtailadmin_pages:edit", args=[v.page_id]),
-                }
-                for v in violations
-            ],
-            term_count=GlossaryTerm.objects.count(),
-            export_csv_url=reverse("terminology_glossary_export", args=["csv"]),
-            export_tbx_url=reverse("terminology_glossary_export", args=["tbx"]),
-            import_url=reverse("terminology_glossary_import"),
+        return super().get_context_data(
+            violations=checks.check_memory(), term_count=GlossaryTerm.objects.count(), **kwargs
         )
-        return context
 
 
 def export_glossary(request, file_format: str):
@@ -259,7 +235,7 @@ class GlossaryImportView(AdminScreen, FormView):
     header_icon = "upload"
 
     def dispatch(self, request, *args, **kwargs):
-        if not all(request.user.has_perm(name) for name in IMPORT_PERMISSIONS):
+        if not request.user.has_perms(IMPORT_PERMISSIONS):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
 

@@ -38,7 +38,7 @@ class GlossaryIndexView(IndexView):
                 _("Terminology check"), url=reverse("terminology_report"), icon_name="list-ul"
             ),
         ]
-        if all(self.request.user.has_perm(name) for name in views.IMPORT_PERMISSIONS):
+        if self.request.user.has_perms(views.IMPORT_PERMISSIONS):
             buttons.append(
                 HeaderButton(
                     _("Import CSV or TBX"),
@@ -66,20 +66,15 @@ register_snippet(GlossaryTermViewSet)
 
 
 @hooks.register("register_admin_urls", order=-1)
-def replace_machine_translate_view():
-    """Served at wagtail-localize's own path, so its editor's button posts here."""
+def register_terminology_urls():
+    """First, so that "Translate with ..." is served at wagtail-localize's own path and its
+    editor's button posts here."""
     return [
         path(
             "localize/translate/<int:translation_id>/machine_translate/",
             views.machine_translate,
             name="terminology_machine_translate",
-        )
-    ]
-
-
-@hooks.register("register_admin_urls")
-def register_terminology_urls():
-    return [
+        ),
         path(
             "reports/terminology/", views.TerminologyReportView.as_view(), name="terminology_report"
         ),

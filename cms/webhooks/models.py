@@ -7,6 +7,7 @@ a lost or repeated message cannot lose or double a delivery (cms/webhooks/delive
 
 from __future__ import annotations
 
+import base64
 import secrets
 import uuid
 from datetime import timedelta
@@ -30,8 +31,6 @@ TEST_EVENT = "webhook.test"
 
 def new_secret() -> str:
     """A Standard Webhooks secret: `whsec_` and 32 random bytes in base64."""
-    import base64
-
     return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
@@ -80,14 +79,10 @@ class Endpoint(models.Model):
     def signing_secrets(self) -> list[str]:
         """The secrets that sign a message now: the current one, and the previous one while a
         rotation lasts."""
-        found = [self.secret]
-        if (
-            self.previous_secret
-            and self.previous_secret_until
-            and (self.previous_secret_until > timezone.now())
-        ):
-            found.append(self.previous_secret)
-        return found
+        until = self.previous_secret_until
+        if self.previous_secret and until and until > timezone.now():
+            return [self.secret, self.previous_secret]
+        return [self.secret]
 
     def rotate_secret(self, overlap: timedelta) -> str:
         """Make a new secret, keep the old one signing for `overlap`; return the new one."""

@@ -38,16 +38,13 @@ def enqueue(
     subject: str,
     language_code: str | None,
     data: Callable[[], dict[str, Any]],
-) -> list[int]:
-    """Store the event for every active endpoint that wants it; `data` is built only if one does.
-
-    Returns the ids of the deliveries created (merged ones are not new).
-    """
+) -> None:
+    """Store the event for every active endpoint that wants it; `data` is built only if one does."""
     endpoints = [
         e for e in Endpoint.objects.filter(active=True) if e.wants(event_type, language_code)
     ]
     if not endpoints:
-        return []
+        return
     payload = envelope(event_type, data())
     created = []
     with transaction.atomic():
@@ -77,7 +74,6 @@ def enqueue(
             created.append(delivery.pk)
     for pk in created:
         send_after_commit(pk)
-    return created
 
 
 def enqueue_test_event(endpoint: Endpoint) -> Delivery:

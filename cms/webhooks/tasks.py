@@ -3,8 +3,7 @@
 A task's message only says "look at delivery N"; the row says whether it is still owed
 (cms.webhooks.deliveries), so a message the broker hands out twice, or again after its worker
 was killed (acks_late, reject_on_worker_lost), sends at most one attempt at a time and always
-with the row's webhook-id. Retries due soon go back to the broker with a countdown; later
-ones wait as rows that `deliver_due` (beat) sends when due.
+with the row's webhook-id. When a retry runs is cms.webhooks.schedule's business.
 """
 
 from __future__ import annotations

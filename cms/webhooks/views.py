@@ -50,8 +50,7 @@ class DeliveryPermissionPolicy(ModelPermissionPolicy):
         )
 
 
-delivery_permission = DeliveryPermissionPolicy(Delivery)
-register_permission_policy(Delivery, delivery_permission)
+register_permission_policy(Delivery, DeliveryPermissionPolicy(Delivery))
 
 
 def show_secret_once(request, endpoint: Endpoint) -> None:
@@ -67,9 +66,9 @@ class EndpointCreateView(CreateView):
 class EndpointEditView(EditView):
     @property
     def header_more_buttons(self):
-        buttons = list(super().header_more_buttons)
         pk = self.object.pk
-        buttons += [
+        return [
+            *super().header_more_buttons,
             Button(
                 _("Deliveries"),
                 url=reverse("webhook_deliveries:index") + f"?endpoint={pk}",
@@ -89,7 +88,6 @@ class EndpointEditView(EditView):
                 priority=60,
             ),
         ]
-        return buttons
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -102,22 +100,27 @@ class EndpointEditView(EditView):
         return context
 
 
-def breadcrumbs(index_url_name: str, index_label: str, label: str) -> list[dict]:
-    """Home > the listing > this screen, as Wagtail's own views show them."""
-    return [
-        *WagtailAdminTemplateMixin.breadcrumbs_items,
-        {"url": reverse(index_url_name), "label": index_label},
-        {"url": "", "label": label},
-    ]
+class WebhookScreen(WagtailAdminTemplateMixin, TemplateView):
+    """Breadcrumbs Home > the listing > this screen, as Wagtail's own views show them."""
+
+    index_url_name = "webhook_endpoints:index"
+    index_label = gettext_lazy("Webhooks")
+
+    def get_breadcrumbs_items(self) -> list[dict]:
+        return [
+            *self.breadcrumbs_items,
+            {"url": reverse(self.index_url_name), "label": self.index_label},
+            {"url": "", "label": self.get_header_title()},
+        ]
 
 
-class ConfirmView(WagtailAdminTemplateMixin, TemplateView):
+class ConfirmView(WebhookScreen):
     """A confirmation page (GET) for an action done by POST, for users who may manage."""
 
     model = Endpoint
+    cancel_url_name = "webhook_endpoints:edit"
     template_name = "webhooks/confirm.html"
     header_icon = "link"
-    title = ""
     message = ""
     button = ""
 
@@ -127,40 +130,21 @@ class ConfirmView(WagtailAdminTemplateMixin, TemplateView):
         self.object = get_object_or_404(self.model, pk=kwargs["pk"])
         return super().dispatch(request, *args, **kwargs)
 
-    def get_page_title(self) -> str:
-        return self.title
-
     def get_page_subtitle(self) -> str:
         return str(self.object)
 
-    def get_breadcrumbs_items(self) -> list[dict]:
-        index = f"webhook_{'deliveries' if self.model is Delivery else 'endpoints'}:index"
-        label = _("Webhook deliveries") if self.model is Delivery else _("Webhooks")
-        return breadcrumbs(index, label, self.get_header_title())
-
     def get_context_data(self, **kwargs):
-        if self.model is Delivery:
-            cancel_url = reverse("webhook_deliveries:inspect", args=[self.object.pk])
-        else:
-            cancel_url = reverse("webhook_endpoints:edit", args=[self.object.pk])
         return super().get_context_data(
-            object=self.object,
-            message=self.message,
-            button=self.button,
-            cancel_url=cancel_url,
-            **kwargs,
+            cancel_url=reverse(self.cancel_url_name, args=[self.object.pk]), **kwargs
         )
-
-    def post(self, request, *args, **kwargs):
-        return self.act()
 
 
 class SendTestView(ConfirmView):
-    title = gettext_lazy("Send test event")
+    page_title = gettext_lazy("Send test event")
     message = gettext_lazy("Send a signed webhook.test event to this endpoint now?")
     button = gettext_lazy("Send test event")
 
-    def act(self):
+    def post(self, request, *args, **kwargs):
         delivery = outbox.enqueue_test_event(self.object)
         messages.success(
             self.request,
@@ -171,29 +155,26 @@ class SendTestView(ConfirmView):
 
 
 class RotateSecretView(ConfirmView):
-    title = gettext_lazy("Rotate secret")
+    page_title = gettext_lazy("Rotate secret")
     message = gettext_lazy(
         "Make a new secret? The old one keeps signing too (a second signature) for the "
         "next hours, so the front end has time to switch."
     )
     button = gettext_lazy("Rotate secret")
 
-    def act(self):
+    def post(self, request, *args, **kwargs):
         hours = settings.WEBHOOK_SECRET_ROTATION_HOURS
         self.object.rotate_secret(timedelta(hours=hours))
         show_secret_once(self.request, self.object)
         return redirect("webhook_endpoints:secret", self.object.pk)
 
 
-class SecretView(WagtailAdminTemplateMixin, TemplateView):
+class SecretView(WebhookScreen):
     """The new secret, once: it is taken out of the session as it is shown."""
 
     template_name = "webhooks/secret.html"
     header_icon = "key"
     page_title = gettext_lazy("Webhook secret")
-
-    def get_breadcrumbs_items(self) -> list[dict]:
-        return breadcrumbs("webhook_endpoints:index", _("Webhooks"), str(self.page_title))
 
     def get(self, request, pk: int):
         if not may_manage(request.user):
@@ -257,13 +238,16 @@ class DeliveryInspectView(InspectView):
 
 class ResendView(ConfirmView):
     model = Delivery
-    title = gettext_lazy("Resend")
+    index_url_name = "webhook_deliveries:index"
+    index_label = gettext_lazy("Webhook deliveries")
+    cancel_url_name = "webhook_deliveries:inspect"
+    page_title = gettext_lazy("Resend")
     message = gettext_lazy(
         "Send this event again, with the same webhook-id and a fresh round of retries?"
     )
     button = gettext_lazy("Resend")
 
-    def act(self):
+    def post(self, request, *args, **kwargs):
         outbox.resend(self.object)
         messages.success(self.request, _("Delivery queued again."))
         return redirect("webhook_deliveries:inspect", self.object.pk)
@@ -273,7 +257,6 @@ class DeliveryViewSet(ModelViewSet):
     """Settings > Webhook deliveries: every event sent, its status, code and duration."""
 
     model = Delivery
-    permission_policy = delivery_permission
     icon = "list-ul"
     menu_label = gettext_lazy("Webhook deliveries")
     add_to_settings_menu = True
