@@ -194,7 +194,10 @@ class TerminologyReportView(AdminScreen, TemplateView):
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(
-            violations=checks.check_memory(), term_count=GlossaryTerm.objects.count(), **kwargs
+            violations=checks.check_memory(),
+            term_count=GlossaryTerm.objects.count(),
+            can_import=self.request.user.has_perms(IMPORT_PERMISSIONS),
+            **kwargs,
         )
 
 

@@ -406,3 +406,19 @@ def test_the_add_form_still_adds_a_good_term(client, translator):
     )
     assert response.status_code == 302
     assert GlossaryTerm.objects.get(english="packet loss").forbidden == ["丢包"]
+
+
+def test_the_report_offers_the_import_only_to_those_it_lets_in(client, editor):
+    """Adding terms without changing them is not enough to import (an import updates terms)."""
+    from django.contrib.auth.models import Permission
+
+    editor.user_permissions.add(
+        Permission.objects.get(codename="add_glossaryterm"),
+        Permission.objects.get(codename="view_glossaryterm"),
+    )
+    client.force_login(editor)
+    report = client.get(reverse("terminology_report")).content.decode()
+    assert "Terminology check" in report
+    assert "Import CSV or TBX" not in report
+    refused = client.get(reverse("terminology_glossary_import"))  # the admin's "no permission"
+    assert refused.status_code == 302 and refused["Location"] == reverse("wagtailadmin_home")
