@@ -96,10 +96,6 @@ def summary_state(
     return UP_TO_DATE
 
 
-def _full_name(first: str | None, last: str | None) -> str:
-    return f"{first or ''} {last or ''}".strip()
-
-
 def count_rows(segments) -> Coalesce:
     """COUNT(*) of a segment subquery, as a scalar subquery (0 when empty)."""
     counted = segments.order_by().values("source_id").annotate(n=Count("pk")).values("n")[:1]
@@ -207,7 +203,8 @@ def _translator(latest: dict[str, Any]) -> str:
     """Who made the latest translation, for the admin only: a person's full name, else their
     login name; without a person, the tool ("seed import", "DeepL", "PO File")."""
     if latest.get("username"):
-        return _full_name(latest.get("first_name"), latest.get("last_name")) or latest["username"]
+        full_name = f"{latest.get('first_name') or ''} {latest.get('last_name') or ''}".strip()
+        return full_name or latest["username"]
     return latest.get("tool") or ""
 
 

@@ -63,8 +63,7 @@ def enqueue_translation_sync(source_ids: list[int], *, user_id: int | None = Non
     broker does not answer, wagtail-localize's own job backend (`WAGTAILLOCALIZE_JOBS`), which
     by default runs the job at once.
     """
-    ids = list(source_ids)
-    kwargs = {"source_ids": ids, "user_id": user_id}
+    kwargs = {"source_ids": list(source_ids), "user_id": user_id}
     transaction.on_commit(lambda: start_translation_sync(kwargs))
 
 
