@@ -25,11 +25,7 @@ class TranslationStatusField(serializers.Field):
     """
 
     def __init__(self, **kwargs):
-        kwargs["read_only"] = True
-        super().__init__(**kwargs)
-
-    def get_attribute(self, instance: Page) -> Page:
-        return instance
+        super().__init__(**{**kwargs, "read_only": True, "source": "*"})  # the whole page
 
     def _rows(self, page: Page) -> list[Page]:
         listing = getattr(self.parent, "parent", None)
