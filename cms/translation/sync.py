@@ -3,8 +3,8 @@
 `TranslationSource.update_from_db()` re-extracts the source's segments. Translated strings are
 stored per (source string, context), so every segment whose English did not change keeps its
 translation; a changed segment starts from its previous translation, marked for review
-(cms.translation.previous). Syncing many pages is slow, so
-`enqueue_translation_sync()` hands it to a background job and returns at once.
+(cms.translation.previous). Syncing many pages is slow, so `enqueue_translation_sync()` hands
+it to a background job and returns at once.
 
 A sync never publishes: a live translation keeps its old text live until its translator
 publishes the update from the translation editor (cms.translation.policy decides who may).
