@@ -35,7 +35,6 @@ class OpenTranslationColumn(Column):
 
     def get_cell_context_data(self, instance, parent_context):
         context = super().get_cell_context_data(instance, parent_context)
-        context["next_url"] = parent_context["request"].get_full_path()
         context["csrf_token"] = get_token(parent_context["request"])
         return context
 

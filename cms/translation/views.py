@@ -96,7 +96,6 @@ class ActionsColumn(Column):
         # An English page with no translation yet: the queue's action starts one.
         context["may_start"] = instance.untranslated and may_work_the_queue(request.user)
         if context["may_start"]:
-            context["next_url"] = request.get_full_path()
             context["csrf_token"] = get_token(request)
         return context
 
