@@ -198,14 +198,13 @@ def open_translation(*, page: Page, user, language: str = TARGET_LANGUAGE) -> Op
     source = TranslationSource.objects.filter(
         object_id=page.translation_key, locale=page.locale
     ).first()
-    synced = False
-    if (
+    synced = bool(
         source is not None
         and page.last_published_at
         and page.last_published_at > source.last_updated_at
-    ):
+    )
+    if synced:
         # Re-extracts the English segments only: the translated page, live or draft, is not
         # saved, so readers keep the old translation until a translator publishes.
         sync_translation_sources(source_ids=[source.pk], user_id=user.pk)
-        synced = True
     return OpenedTranslation(translation, created=False, synced=synced)
