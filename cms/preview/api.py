@@ -39,7 +39,6 @@ class PagePreviewAPIViewSet(JSONBodyMixin, PagesAPIViewSet):
     base_serializer_class = PageSerializer
 
     name = "page_preview"
-    known_query_parameters = PagesAPIViewSet.known_query_parameters.union(["content_type", "token"])
 
     @classmethod
     def get_urlpatterns(cls) -> list[URLPattern]:

@@ -8,9 +8,8 @@ from wagtail_localize.models import StringSegment, Translation
 from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.segments.extract import extract_segments
 
+from .roles import TARGET_LANGUAGE
 from .zh_hant import SimplifiedText, check_texts
-
-ZH_HANT = "zh-hant"
 
 
 def page_texts(page: Page) -> Iterator[tuple[str, str]]:
@@ -44,4 +43,4 @@ def check_translation(translation: Translation) -> list[SimplifiedText]:
 
 def zh_hant_pages() -> QuerySet[Page]:
     """Every zh-hant page below the tree root, in tree order."""
-    return Page.objects.filter(locale__language_code=ZH_HANT, depth__gt=1).order_by("path")
+    return Page.objects.filter(locale__language_code=TARGET_LANGUAGE, depth__gt=1).order_by("path")

@@ -72,13 +72,12 @@ class UpdateTranslationsView(update_translations.UpdateTranslationsView):
         return self.object.translations.filter(enabled=True).select_related("target_locale")
 
     def may_publish_all(self) -> bool:
-        for translation in self.translations():
-            target = translation.get_target_instance()
-            if not isinstance(target, Page):
-                return False  # no translatable snippets here; publish those from their editor
-            if not policy.may_publish(self.request.user, target):
-                return False
-        return True
+        # Snippets (none are translatable here) are published from their own editor.
+        targets = (translation.get_target_instance() for translation in self.translations())
+        return all(
+            isinstance(target, Page) and policy.may_publish(self.request.user, target)
+            for target in targets
+        )
 
     def get_form(self):
         form = super().get_form()

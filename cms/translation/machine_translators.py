@@ -43,7 +43,16 @@ def keep_traditional(
     return guarded
 
 
-class TraditionalChineseDeepLTranslator(DeepLTranslator):
+class KeepTraditionalMixin:
+    """Runs a machine translator's output through keep_traditional()."""
+
+    def translate(self, source_locale: Locale, target_locale: Locale, strings: Iterable):
+        return keep_traditional(
+            target_locale, super().translate(source_locale, target_locale, list(strings))
+        )
+
+
+class TraditionalChineseDeepLTranslator(KeepTraditionalMixin, DeepLTranslator):
     """DeepL, asking for Traditional Chinese (`ZH-HANT`) for our zh-hant locale.
 
     Options as for wagtail-localize's DeepLTranslator: `AUTH_KEY` (a key ending in `:fx` uses the
@@ -58,18 +67,8 @@ class TraditionalChineseDeepLTranslator(DeepLTranslator):
             parameters["target_lang"] = DEEPL_TRADITIONAL_CHINESE
         return parameters
 
-    def translate(self, source_locale: Locale, target_locale: Locale, strings: Iterable):
-        return keep_traditional(
-            target_locale, super().translate(source_locale, target_locale, list(strings))
-        )
 
-
-class GuardedDummyTranslator(DummyTranslator):
+class GuardedDummyTranslator(KeepTraditionalMixin, DummyTranslator):
     """wagtail-localize's dummy translator (reverses words) behind the same guard; for tests."""
 
     display_name = _("Dummy translator")
-
-    def translate(self, source_locale: Locale, target_locale: Locale, strings: Iterable):
-        return keep_traditional(
-            target_locale, super().translate(source_locale, target_locale, strings)
-        )

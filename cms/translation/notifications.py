@@ -35,17 +35,6 @@ from .roles import TRANSLATORS
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_INTERVAL = 60 * 60
-
-
-def notice_interval() -> int:
-    return int(getattr(settings, "TRANSLATION_NOTICE_INTERVAL", DEFAULT_INTERVAL))
-
-
-def notice_key(page: Page) -> str:
-    """One key per English page (its translation key: the same page whatever its id)."""
-    return f"translation:notice:{page.translation_key}"
-
 
 def translators():
     """Active members of the Translators group who have an email address."""
@@ -85,8 +74,13 @@ def notify_translators(page_ids: list[int]) -> str:
     waiting = waiting_pages(page_ids)
     if not waiting:
         return "not-waiting"
-    interval = notice_interval()
-    fresh = [page for page in waiting if cache.add(notice_key(page), page.pk, timeout=interval)]
+    # One key per English page: its translation key, the same page whatever its id.
+    interval = settings.TRANSLATION_NOTICE_INTERVAL
+    fresh = [
+        page
+        for page in waiting
+        if cache.add(f"translation:notice:{page.translation_key}", page.pk, timeout=interval)
+    ]
     if not fresh:
         return "rate-limited"
     queue_url = settings.WAGTAILADMIN_BASE_URL.rstrip("/") + reverse("translation_queue")

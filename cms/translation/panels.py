@@ -23,7 +23,6 @@ class PagesWaitingForTranslationPanel(Component):
                 "rows": [{"page": page, "label": QUEUE_LABELS[page.queue_state]} for page in pages],
                 "queue_url": reverse("translation_queue"),
                 "report_url": reverse("translation_status_report"),
-                "next_url": request.get_full_path(),
                 "csrf_token": get_token(request),
                 "request": request,
             }

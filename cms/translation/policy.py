@@ -60,15 +60,10 @@ def _languages(user) -> frozenset[str] | None:
     return None if roles is None else frozenset(role.language for role in roles)
 
 
-def _language(obj: Page | Locale) -> str:
-    locale = obj if isinstance(obj, Locale) else obj.locale
-    return locale.language_code
-
-
 def may_write(user, page: Page) -> bool:
     """Whether the user's role writes the page's language (no role: Wagtail decides alone)."""
     languages = _languages(user)
-    return languages is None or _language(page) in languages
+    return languages is None or page.locale.language_code in languages
 
 
 def may_delete(user, page: Page) -> bool:
@@ -90,12 +85,13 @@ def may_move(user, page: Page, destination: Page | None = None) -> bool:
     return may_delete(user, page) and (destination is None or may_write(user, destination))
 
 
-def may_copy(user, page: Page, destination: Page | None = None) -> bool:
-    """A copy is a new page: from and into the user's own language, by a role that adds pages."""
+def may_copy(user, page: Page) -> bool:
+    """A copy is a new page: from the user's own language, by a role that adds pages (Wagtail's
+    copy form asks the destination's add permission through `can_copy_to`)."""
     roles = _roles(user)
     if roles is not None and not all("add_page" in role.page_permissions for role in roles):
         return False
-    return may_write(user, page) and (destination is None or may_write(user, destination))
+    return may_write(user, page)
 
 
 def may_translate(user, source_locale: Locale, target_locale: Locale) -> bool:
@@ -133,7 +129,7 @@ def guard_findings(page: Page, translation: Translation | None = None) -> list[S
     With a translation, its strings (what wagtail-localize would write); otherwise the page as
     given (a revision's content, or the page being edited).
     """
-    if _language(page) != GUARDED_LANGUAGE:
+    if page.locale.language_code != GUARDED_LANGUAGE:
         return []
     if translation is not None:
         return check_translation(translation)

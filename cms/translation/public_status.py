@@ -29,17 +29,7 @@ from django.db.models import OuterRef, Q, Subquery
 from wagtail.models import Page
 from wagtail_localize.models import Translation
 
-from .status import (
-    FACT_COLUMNS,
-    INCOMPLETE,
-    MACHINE,
-    OUT_OF_DATE,
-    UP_TO_DATE,
-    json_datetime,
-    segment_facts,
-)
-
-_COLUMNS = (*FACT_COLUMNS, "public_source_id")
+from .status import json_datetime, segment_facts, summary_state, translation_rows
 
 
 @functools.cache
@@ -61,32 +51,18 @@ def public_translation_statuses(pages: Iterable[Page], *, public: Q) -> dict[int
     `public` is the request's public-page condition (cms.digests.visibility): a source page
     outside it is not named. One query for any number of pages.
     """
-    pages = [page for page in pages if page.pk is not None]
-    if not pages:
-        return {}
     public_source = Page.objects.filter(
         public,
         translation_key=OuterRef("source__object_id"),
         locale_id=OuterRef("source__locale_id"),
     )
-    rows = (
-        _published_translations()
-        .filter(
-            enabled=True,
-            source__object_id__in={page.translation_key for page in pages},
-            target_locale_id__in={page.locale_id for page in pages},
-        )
-        .annotate(public_source_id=Subquery(public_source.values("pk")[:1]))
-        .values("target_locale_id", *_COLUMNS)
+    translations = _published_translations().annotate(
+        public_source_id=Subquery(public_source.values("pk")[:1])
     )
-    by_target = {(row["source__object_id"], row["target_locale_id"]): row for row in rows}
-    statuses = {}
-    for page in pages:
-        row = by_target.get((page.translation_key, page.locale_id))
-        if row is None or row["source__locale_id"] == page.locale_id:
-            continue
-        statuses[page.pk] = public_status(page, row)
-    return statuses
+    return {
+        page.pk: public_status(page, row)
+        for page, row in translation_rows(translations, pages, "public_source_id")
+    }
 
 
 def public_status(page: Page, row: dict[str, Any]) -> dict[str, Any]:
@@ -102,16 +78,10 @@ def public_status(page: Page, row: dict[str, Any]) -> dict[str, Any]:
     )
     total, translated = row["total_segments"], row["translated_segments"]
     machine = row["machine_segments"]
-    if out_of_date:
-        state = OUT_OF_DATE
-    elif translated < total:
-        state = INCOMPLETE
-    elif machine:
-        state = MACHINE
-    else:
-        state = UP_TO_DATE
     return {
-        "state": state,
+        "state": summary_state(
+            out_of_date=out_of_date, total=total, translated=translated, machine=machine
+        ),
         "out_of_date": out_of_date,
         "percent_translated": translated * 100 // total if total else 100,
         "segments": {"total": total, "translated": translated, "machine": machine},

@@ -1,13 +1,10 @@
 """The translator's queue: English pages whose zh-hant version is missing, behind or unreviewed.
 
-Read from the English side, so a page that was never translated is listed too (the translation
-status report starts from translated pages and cannot see it). One query for the whole queue:
-the zh-hant page and the wagtail-localize source are correlated subqueries.
+Read from the English side, so a page that was never translated is listed too. One query for
+the whole queue: the zh-hant page and the wagtail-localize source are correlated subqueries.
 
-`open_translation()` is the queue's one action. It creates the zh-hant translation as a draft
-through wagtail-localize's own records (`TranslationSource`, `Translation.save_target(publish=
-False)`), parents first, or syncs an out-of-date one; it never publishes. Only a translator
-publishes, from wagtail-localize's translation editor.
+`open_translation()`, the queue's one action, never publishes: only a translator does, from
+wagtail-localize's translation editor.
 """
 
 from dataclasses import dataclass
@@ -201,14 +198,13 @@ def open_translation(*, page: Page, user, language: str = TARGET_LANGUAGE) -> Op
     source = TranslationSource.objects.filter(
         object_id=page.translation_key, locale=page.locale
     ).first()
-    synced = False
-    if (
+    synced = bool(
         source is not None
         and page.last_published_at
         and page.last_published_at > source.last_updated_at
-    ):
+    )
+    if synced:
         # Re-extracts the English segments only: the translated page, live or draft, is not
         # saved, so readers keep the old translation until a translator publishes.
         sync_translation_sources(source_ids=[source.pk], user_id=user.pk)
-        synced = True
     return OpenedTranslation(translation, created=False, synced=synced)

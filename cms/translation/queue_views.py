@@ -5,11 +5,11 @@ from django.core.exceptions import PermissionDenied
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.views import View
 from wagtail.admin.ui.tables import Column, DateColumn, StatusTagColumn, TitleColumn
+from wagtail.admin.utils import get_valid_next_url_from_request
 from wagtail.admin.views.reports import ReportView
 from wagtail.admin.widgets import HeaderButton
 from wagtail.models import Page
@@ -28,21 +28,6 @@ def require_queue_access(user) -> None:
         raise PermissionDenied
 
 
-class QueueStateColumn(StatusTagColumn):
-    def get_value(self, instance):
-        return QUEUE_LABELS[instance.queue_state]
-
-    def get_primary(self, instance):
-        return False
-
-
-class TranslationColumn(Column):
-    """The zh-hant page's title, when there is one."""
-
-    def get_value(self, instance):
-        return instance.translation_title or "—"
-
-
 class OpenTranslationColumn(Column):
     """The row's one action: a POST that opens the translation editor (creating the draft)."""
 
@@ -50,8 +35,6 @@ class OpenTranslationColumn(Column):
 
     def get_cell_context_data(self, instance, parent_context):
         context = super().get_cell_context_data(instance, parent_context)
-        context["action_url"] = reverse("translation_queue_open", args=[instance.pk])
-        context["next_url"] = parent_context["request"].get_full_path()
         context["csrf_token"] = get_token(parent_context["request"])
         return context
 
@@ -71,18 +54,24 @@ class TranslationQueueView(ReportView):
             label=_("Type"),
             accessor=lambda page: capfirst(page.specific_class.get_verbose_name()),
         ),
-        QueueStateColumn("queue_state", label=_("Status")),
-        TranslationColumn("translation_title", label=_("Chinese page")),
+        StatusTagColumn(
+            "queue_state", label=_("Status"), accessor=lambda page: QUEUE_LABELS[page.queue_state]
+        ),
+        Column(
+            "translation_title",
+            label=_("Chinese page"),
+            accessor=lambda page: page.translation_title or "—",
+        ),
         DateColumn("last_published_at", label=_("Changed")),
         OpenTranslationColumn("action", label=_("Action")),
     ]
-    list_export = ["title", "queue_state", "translation_title", "last_published_at"]
     export_headings = {
         "title": _("English page"),
         "queue_state": _("Status"),
         "translation_title": _("Chinese page"),
         "last_published_at": _("Changed"),
     }
+    list_export = list(export_headings)
 
     def dispatch(self, request, *args, **kwargs):
         require_queue_access(request.user)
@@ -119,7 +108,7 @@ class OpenTranslationView(View):
             opened = open_translation(page=page, user=request.user)
         except CannotTranslate as error:
             messages.error(request, str(error))
-            return redirect(self.back_url(request))
+            return redirect(get_valid_next_url_from_request(request) or "translation_queue")
         if opened.created:
             messages.success(
                 request,
@@ -133,10 +122,3 @@ class OpenTranslationView(View):
                 % {"title": page.title},
             )
         return redirect("wagtailadmin_pages:edit", opened.page.pk)
-
-    @staticmethod
-    def back_url(request) -> str:
-        next_url = request.POST.get("next", "")
-        if url_has_allowed_host_and_scheme(next_url, {request.get_host()}):
-            return next_url
-        return reverse("translation_queue")

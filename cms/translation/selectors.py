@@ -73,12 +73,6 @@ def status_report_pages(
     )
     return (
         annotate_needs_sync(pages)
-        .annotate(
-            untranslated=Case(
-                When(locale__language_code=source_language, then=Value(True)),
-                default=Value(False),
-                output_field=BooleanField(),
-            )
-        )
+        .annotate(untranslated=Q(locale__language_code=source_language))
         .order_by("-untranslated", "-needs_sync", "path")
     )

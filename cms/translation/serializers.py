@@ -20,16 +20,11 @@ class TranslationStatusField(serializers.Field):
     ids of a source page the request may not see. In a listing, the first row computes the
     status of every row of the page of results in one batch (one query) and keeps them in the
     serializer context, so the cost does not grow with `limit`; a detail or a listing of a
-    language nothing is translated into needs none. A viewset that already holds the statuses
-    can put them in the context under "translation_statuses" ({page id: status dict}).
+    language nothing is translated into needs none.
     """
 
     def __init__(self, **kwargs):
-        kwargs["read_only"] = True
-        super().__init__(**kwargs)
-
-    def get_attribute(self, instance: Page) -> Page:
-        return instance
+        super().__init__(**{**kwargs, "read_only": True, "source": "*"})  # the whole page
 
     def _rows(self, page: Page) -> list[Page]:
         listing = getattr(self.parent, "parent", None)

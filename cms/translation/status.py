@@ -11,14 +11,14 @@ synced, only the segments whose English changed are left untranslated.
 """
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, JSONObject
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -72,19 +72,28 @@ class TranslationStatus:
 
     @property
     def state(self) -> str:
-        if self.out_of_date:
-            return OUT_OF_DATE
-        if self.translated_segments < self.total_segments:
-            return INCOMPLETE
-        if self.machine_segments:
-            return MACHINE
-        if self.has_unpublished_translations:
-            return UNPUBLISHED
-        return UP_TO_DATE
+        return summary_state(
+            out_of_date=self.out_of_date,
+            total=self.total_segments,
+            translated=self.translated_segments,
+            machine=self.machine_segments,
+            unpublished=self.has_unpublished_translations,
+        )
 
 
-def _full_name(first: str | None, last: str | None) -> str:
-    return f"{first or ''} {last or ''}".strip()
+def summary_state(
+    *, out_of_date: bool, total: int, translated: int, machine: int, unpublished: bool = False
+) -> str:
+    """The most urgent state that holds; the admin's and the API's statuses share it."""
+    if out_of_date:
+        return OUT_OF_DATE
+    if translated < total:
+        return INCOMPLETE
+    if machine:
+        return MACHINE
+    if unpublished:
+        return UNPUBLISHED
+    return UP_TO_DATE
 
 
 def count_rows(segments) -> Coalesce:
@@ -194,13 +203,15 @@ def _translator(latest: dict[str, Any]) -> str:
     """Who made the latest translation, for the admin only: a person's full name, else their
     login name; without a person, the tool ("seed import", "DeepL", "PO File")."""
     if latest.get("username"):
-        return _full_name(latest.get("first_name"), latest.get("last_name")) or latest["username"]
+        full_name = f"{latest.get('first_name') or ''} {latest.get('last_name') or ''}".strip()
+        return full_name or latest["username"]
     return latest.get("tool") or ""
 
 
 # The columns a status is made of. Read as plain rows: model instances would load every column
 # of the translation and of its source, whose content_json holds the whole serialized page.
 FACT_COLUMNS = (
+    "target_locale_id",
     "source__object_id",
     "source__locale_id",
     "source__last_updated_at",
@@ -209,48 +220,51 @@ FACT_COLUMNS = (
     "machine_segments",
     "source_page",
     "synced_revision_id",
-)  # what segment_facts annotates, with the source's keys: both statuses read these
-_STATUS_COLUMNS = ("target_locale_id", *FACT_COLUMNS, "latest_string")
+)  # what segment_facts annotates, with the translation's keys: both statuses read these
 
 
-def translation_statuses(pages: Iterable[Page]) -> dict[int, TranslationStatus]:
-    """The status of every page in `pages` that is a translation, keyed by page id.
+def translation_rows(
+    translations: QuerySet[Translation], pages: Iterable[Page], *columns: str
+) -> Iterator[tuple[Page, dict[str, Any]]]:
+    """Each page of `pages` that a translation writes, with that translation's FACT_COLUMNS and
+    `columns`, from `translations` (annotated with segment_facts).
 
     Pages that are not the target of a wagtail-localize translation (source pages, pages created
-    directly in a locale) are left out. Costs one query however many pages are passed, so call
-    it once per page of results rather than once per page.
+    directly in a locale) are left out. One query however many pages are passed, so call it once
+    per page of results rather than once per page.
     """
     pages = [page for page in pages if page.pk is not None]
     if not pages:
-        return {}
-    translations = (
-        _annotated_translations()
-        .filter(
-            enabled=True,
-            source__object_id__in={page.translation_key for page in pages},
-            target_locale_id__in={page.locale_id for page in pages},
-        )
-        .values(*_STATUS_COLUMNS)
-    )
-    by_target = {(t["source__object_id"], t["target_locale_id"]): t for t in translations}
-    statuses = {}
+        return
+    rows = translations.filter(
+        enabled=True,
+        source__object_id__in={page.translation_key for page in pages},
+        target_locale_id__in={page.locale_id for page in pages},
+    ).values(*FACT_COLUMNS, *columns)
+    by_target = {(row["source__object_id"], row["target_locale_id"]): row for row in rows}
     for page in pages:
-        translation = by_target.get((page.translation_key, page.locale_id))
-        if translation is None or translation["source__locale_id"] == page.locale_id:
-            continue
-        source_page = translation["source_page"] or {}
-        latest = translation["latest_string"] or {}
+        row = by_target.get((page.translation_key, page.locale_id))
+        if row is not None and row["source__locale_id"] != page.locale_id:
+            yield page, row
+
+
+def translation_statuses(pages: Iterable[Page]) -> dict[int, TranslationStatus]:
+    """The status of every page in `pages` that is a translation, keyed by page id (one query)."""
+    statuses = {}
+    for page, row in translation_rows(_annotated_translations(), pages, "latest_string"):
+        source_page = row["source_page"] or {}
+        latest = row["latest_string"] or {}
         statuses[page.pk] = TranslationStatus(
             page_id=page.pk,
             source_page_id=source_page.get("id"),
-            total_segments=translation["total_segments"],
-            translated_segments=translation["translated_segments"],
-            machine_segments=translation["machine_segments"],
+            total_segments=row["total_segments"],
+            translated_segments=row["translated_segments"],
+            machine_segments=row["machine_segments"],
             source_revision_id=source_page.get("revision_id"),
-            synced_revision_id=translation["synced_revision_id"],
+            synced_revision_id=row["synced_revision_id"],
             translated_revision_id=page.live_revision_id,
             source_published_at=json_datetime(source_page.get("published_at")),
-            synced_at=translation["source__last_updated_at"],
+            synced_at=row["source__last_updated_at"],
             translated_at=json_datetime(latest.get("at")),
             translated_by=_translator(latest),
             published_at=page.last_published_at,

@@ -3,8 +3,8 @@
 `TranslationSource.update_from_db()` re-extracts the source's segments. Translated strings are
 stored per (source string, context), so every segment whose English did not change keeps its
 translation; a changed segment starts from its previous translation, marked for review
-(cms.translation.previous). Syncing many pages is slow, so
-`enqueue_translation_sync()` hands it to a background job and returns at once.
+(cms.translation.previous). Syncing many pages is slow, so `enqueue_translation_sync()` hands
+it to a background job and returns at once.
 
 A sync never publishes: a live translation keeps its old text live until its translator
 publishes the update from the translation editor (cms.translation.policy decides who may).
@@ -63,8 +63,7 @@ def enqueue_translation_sync(source_ids: list[int], *, user_id: int | None = Non
     broker does not answer, wagtail-localize's own job backend (`WAGTAILLOCALIZE_JOBS`), which
     by default runs the job at once.
     """
-    ids = list(source_ids)
-    kwargs = {"source_ids": ids, "user_id": user_id}
+    kwargs = {"source_ids": list(source_ids), "user_id": user_id}
     transaction.on_commit(lambda: start_translation_sync(kwargs))
 
 

@@ -34,22 +34,22 @@ STATE_LABELS = {
 }
 
 
-def require_sync_permission(user) -> None:
-    if not user.has_perm(SYNC_PERMISSION):
-        raise PermissionDenied
+class SyncPermissionRequiredMixin:
+    """For users who may start and sync translations (wagtail-localize's permission)."""
 
-
-def status_of(page: Page):
-    return getattr(page, "translation_status", None)
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.has_perm(SYNC_PERMISSION):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
 
 
 class StatusColumn(StatusTagColumn):
     def get_value(self, instance):
-        status = status_of(instance)
+        status = instance.translation_status
         return STATE_LABELS[status.state] if status else _("Not translated")
 
     def get_primary(self, instance):
-        status = status_of(instance)
+        status = instance.translation_status
         return bool(status and status.state == UP_TO_DATE)
 
 
@@ -57,16 +57,14 @@ class StatusFactColumn(Column):
     """One attribute of the row's TranslationStatus."""
 
     def get_value(self, instance):
-        status = status_of(instance)
+        status = instance.translation_status
         if status is None:
             return None
         return self.accessor(status)
 
 
-class StatusDateColumn(DateColumn):
-    def get_value(self, instance):
-        status = status_of(instance)
-        return self.accessor(status) if status else None
+class StatusDateColumn(StatusFactColumn, DateColumn):
+    pass
 
 
 def edit_url_for(user, page: Page) -> str | None:
@@ -86,7 +84,7 @@ class ActionsColumn(Column):
 
     def get_cell_context_data(self, instance, parent_context):
         context = super().get_cell_context_data(instance, parent_context)
-        status = status_of(instance)
+        status = instance.translation_status
         request = parent_context["request"]
         context["sync_url"] = None
         if status and status.out_of_date and request.user.has_perm(SYNC_PERMISSION):
@@ -96,10 +94,8 @@ class ActionsColumn(Column):
             )
         context["edit_url"] = edit_url_for(request.user, instance)
         # An English page with no translation yet: the queue's action starts one.
-        context["start_url"] = None
-        if instance.untranslated and may_work_the_queue(request.user):
-            context["start_url"] = reverse("translation_queue_open", args=[instance.pk])
-            context["next_url"] = request.get_full_path()
+        context["may_start"] = instance.untranslated and may_work_the_queue(request.user)
+        if context["may_start"]:
             context["csrf_token"] = get_token(request)
         return context
 
@@ -112,7 +108,7 @@ class TranslationStatusFilterSet(WagtailFilterSet):
         fields = ["needs_sync"]
 
 
-class TranslationStatusReportView(ReportView):
+class TranslationStatusReportView(SyncPermissionRequiredMixin, ReportView):
     """Every translated digest and topic: how complete, how current, and who translated it."""
 
     page_title = _("Translation status")
@@ -146,17 +142,6 @@ class TranslationStatusReportView(ReportView):
         ),
         ActionsColumn("actions", label=_("Actions")),
     ]
-    list_export = [
-        "title",
-        "translation_status.state",
-        "translation_status.percent_translated",
-        "translation_status.machine_segments",
-        "translation_status.source_revision_id",
-        "translation_status.synced_revision_id",
-        "translation_status.translated_revision_id",
-        "translation_status.translated_by",
-        "translation_status.translated_at",
-    ]
     export_headings = {
         "title": _("Translated page"),
         "translation_status.state": _("Status"),
@@ -168,10 +153,7 @@ class TranslationStatusReportView(ReportView):
         "translation_status.translated_by": _("Translated by"),
         "translation_status.translated_at": _("Translated at"),
     }
-
-    def dispatch(self, request, *args, **kwargs):
-        require_sync_permission(request.user)
-        return super().dispatch(request, *args, **kwargs)
+    list_export = list(export_headings)
 
     def get_filename(self) -> str:
         return f"translation-status-{datetime.date.today():%Y-%m-%d}"
@@ -195,8 +177,6 @@ class TranslationStatusReportView(ReportView):
 
     @property
     def header_buttons(self):
-        # This report starts from translated pages; English pages with no translation yet are
-        # in the translator's queue (cms/translation/queue.py).
         buttons = [
             HeaderButton(
                 _("Sync out-of-date pages"),
@@ -213,14 +193,10 @@ class TranslationStatusReportView(ReportView):
         return buttons
 
 
-class SyncOutOfDateView(TemplateView):
+class SyncOutOfDateView(SyncPermissionRequiredMixin, TemplateView):
     """Confirm, then sync every out-of-date translation in a background job."""
 
     template_name = "translation/sync_out_of_date.html"
-
-    def dispatch(self, request, *args, **kwargs):
-        require_sync_permission(request.user)
-        return super().dispatch(request, *args, **kwargs)
 
     def out_of_date_sources(self) -> list[int]:
         keys = translated_pages().filter(needs_sync=True).values("translation_key")
