@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views.generic import TemplateView
@@ -88,9 +89,9 @@ class ActionsColumn(Column):
         request = parent_context["request"]
         context["sync_url"] = None
         if status and status.out_of_date and request.user.has_perm(SYNC_PERMISSION):
-            context["sync_url"] = "{}?next={}".format(
+            context["sync_url"] = "{}?{}".format(
                 reverse("wagtail_localize:update_translations", args=[instance.source_id]),
-                request.get_full_path(),
+                urlencode({"next": request.get_full_path()}),
             )
         context["edit_url"] = edit_url_for(request.user, instance)
         # An English page with no translation yet: the queue's action starts one.

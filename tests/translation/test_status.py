@@ -266,3 +266,22 @@ def test_cached_api_responses_follow_a_sync(
     synced = api_status(client, digest_zh)
     assert synced["segments"] == {"total": 2, "translated": 1, "machine": 0}
     assert synced["state"] == "out_of_date"  # until the translation is published again
+
+
+def test_the_sync_button_returns_to_the_filtered_report_it_was_pressed_on(
+    client, translator, digest_en, digest_zh
+):
+    """The report's own query (filters, page) is kept whole in `next`, not cut at its `&`."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from bs4 import BeautifulSoup
+
+    digest_en.summary = "A rewritten summary."
+    digest_en.save_revision().publish()
+    client.force_login(translator)
+    report = reverse("translation_status_report") + "?locale=zh-hant&ordering=title"
+    html = client.get(report).content.decode()
+    sync_path = reverse("wagtail_localize:update_translations", args=[1]).rsplit("/1/", 1)[0]
+    links = [a["href"] for a in BeautifulSoup(html, "html.parser").find_all("a", href=True)]
+    [sync] = [href for href in links if href.startswith(sync_path)]
+    assert parse_qs(urlsplit(sync).query) == {"next": [report]}
