@@ -97,12 +97,6 @@ _shown.maxstring = _shown.maxother = 60
 _shown.maxlist = _shown.maxdict = 4
 
 
-def _shown_as_json(value: Any) -> str:
-    """A value as the file wrote it (null, not None), a few dozen characters at most."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 class _IntegerTooLong(Exception):
     def __init__(self, digits: int) -> None:
         self.digits = digits
@@ -251,9 +245,10 @@ class _Reader:
 
     def site(self, data: Any) -> SeedSite:
         if not isinstance(data, dict):
+            shown = json.dumps(data, ensure_ascii=False)  # as the file wrote it: null, not None
             raise SeedError(
                 _("%(file)s: must hold one JSON object with 'site' and 'topics', got %(value)s")
-                % {"file": self.path, "value": _shown_as_json(data)}
+                % {"file": self.path, "value": shown if len(shown) <= 60 else shown[:57] + "..."}
             )
         site = data.get("site")
         if not isinstance(site, dict):
