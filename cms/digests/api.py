@@ -153,14 +153,11 @@ class PagesAPIViewSet(PublicAPIMixin, WagtailPagesAPIViewSet):
             self.api_serializer_class = super().get_serializer_class()
         return self.api_serializer_class
 
-    def requested_fields(self) -> set[str]:
-        return set(self.get_serializer_class().Meta.fields)
-
     def prefetch_for_serializer(self, pages: Sequence[Page]) -> None:
         """Load the relations the requested fields need, once for all `pages`."""
         if not pages:
             return
-        fields = self.requested_fields()
+        fields = set(self.get_serializer_class().Meta.fields)
         digests = [page for page in pages if isinstance(page, DigestPage)]
         topics = [page for page in pages if isinstance(page, TopicPage)]
         if digests and "paper" in fields:
