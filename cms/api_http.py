@@ -17,6 +17,8 @@ from django.conf import settings
 from django.http import HttpResponseBase
 from django.utils.cache import patch_vary_headers
 
+from cms.api_params import StrictQueryParametersMixin
+
 CACHEABLE_STATUS = (200, 304)
 
 
@@ -70,3 +72,8 @@ class JSONBodyMixin:
         if isinstance(response.data, dict) and set(response.data) == {"detail"}:
             response.data = {"message": str(response.data["detail"])}
         return response
+
+
+class PublicAPIMixin(CacheControlMixin, JSONBodyMixin, StrictQueryParametersMixin):
+    """For the public Wagtail API viewsets: the caching policy, the bodies and the query-string
+    checks every endpoint shares."""

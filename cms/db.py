@@ -13,7 +13,7 @@ def update_rows(model: type[Model], rows: Sequence[Model], fields: Sequence[str]
 
     The SQL is the one an individual `save(update_fields=...)` runs, without its signals, sent
     as one `executemany` round trip. `bulk_update()` builds a CASE expression per row and field,
-    which cost a third of a bulk page import's time and more than the rest of a sync batch.
+    which cost more than the rest of a sync batch.
     `rows` may be instances of a model inheriting `model`'s table (specific pages for Page).
     """
     if not rows:

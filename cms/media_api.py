@@ -9,8 +9,8 @@ from wagtail.api.v2.filters import FieldsFilter
 from wagtail.documents.api.v2.views import DocumentsAPIViewSet as WagtailDocumentsAPIViewSet
 from wagtail.images.api.v2.views import ImagesAPIViewSet as WagtailImagesAPIViewSet
 
-from cms.api_http import CacheControlMixin, JSONBodyMixin
-from cms.api_params import StrictOrderingFilter, StrictQueryParametersMixin
+from cms.api_http import PublicAPIMixin
+from cms.api_params import StrictOrderingFilter
 from cms.digests.api_filters import CheckedSearchFilter
 from cms.digests.visibility import images_used_by_public_pages
 
@@ -41,20 +41,9 @@ class UsedByPublicPagesMixin:
         return super().get_queryset().filter(pk__in=images_used_by_public_pages(self.request))
 
 
-class ImagesAPIViewSet(
-    CacheControlMixin,
-    JSONBodyMixin,
-    StrictQueryParametersMixin,
-    UsedByPublicPagesMixin,
-    WagtailImagesAPIViewSet,
-):
+class ImagesAPIViewSet(PublicAPIMixin, UsedByPublicPagesMixin, WagtailImagesAPIViewSet):
     filter_backends = MEDIA_FILTERS
 
 
-class DocumentsAPIViewSet(
-    CacheControlMixin,
-    JSONBodyMixin,
-    StrictQueryParametersMixin,
-    WagtailDocumentsAPIViewSet,
-):
+class DocumentsAPIViewSet(PublicAPIMixin, WagtailDocumentsAPIViewSet):
     filter_backends = MEDIA_FILTERS

@@ -20,7 +20,7 @@ from wagtail.documents import urls as wagtaildocs_urls
 from cms.api import api_router
 from cms.api_schema.views import api_root, openapi_schema
 from cms.digests.feeds import DigestFeed
-from cms.digests.sitemap import robots_txt, sitemaps
+from cms.digests.sitemap import ReaderSitemap, robots_txt
 from cms.not_found import api_not_found
 from cms.reader.views import preview_shell
 
@@ -56,7 +56,7 @@ urlpatterns = [
     path(
         "sitemap.xml",
         cache_control(public=True, max_age=3600)(revalidated_by_content(sitemap)),
-        {"sitemaps": sitemaps()},
+        {"sitemaps": {"pages": ReaderSitemap}},
         name="sitemap",
     ),
     path("robots.txt", robots_txt, name="robots_txt"),

@@ -4,7 +4,6 @@ from django.utils.translation import gettext_lazy as _
 
 class APICacheConfig(AppConfig):
     name = "cms.apicache"
-    label = "apicache"
     verbose_name = _("API response cache")
 
     def ready(self) -> None:

@@ -32,11 +32,6 @@ VARIED_HEADERS = ("Accept", "Cookie", "Origin")
 KNOWN_VARY = {"accept", "accept-language", "cookie", "origin"}
 
 
-def request_language(request: HttpRequest) -> str:
-    """The language the API answers `request` in, read from the request only."""
-    return translation.get_language_from_request(request, check_path=False)
-
-
 def response_key(request: HttpRequest, language: str) -> str:
     """One key per URL, language and value of each varied header (GET and HEAD share it)."""
     parts = [request.build_absolute_uri(), language]
@@ -64,7 +59,8 @@ class APIResponseCacheMiddleware:
         timeout = settings.API_RESPONSE_CACHE_SECONDS
         if not timeout or not self.applies_to(request):
             return self.get_response(request)
-        key = response_key(request, request_language(request))
+        language = translation.get_language_from_request(request, check_path=False)
+        key = response_key(request, language)
         version, found = read_with_version([key])
         if version is None:  # the cache does not answer: a fresh answer, kept nowhere
             return self.get_response(request)

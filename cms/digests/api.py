@@ -22,8 +22,8 @@ from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
 from wagtail.models import Page
 
-from cms.api_http import CacheControlMixin, JSONBodyMixin
-from cms.api_params import StrictFieldsFilter, StrictOrderingFilter, StrictQueryParametersMixin
+from cms.api_http import PublicAPIMixin
+from cms.api_params import StrictFieldsFilter, StrictOrderingFilter
 from cms.api_serializers import PageSerializer
 from cms.papers.selectors import attach_paper_parts
 
@@ -43,12 +43,7 @@ from .visibility import (
 RICH_TEXT_STREAMS = frozenset({"body", "commentary"})
 
 
-class PagesAPIViewSet(
-    CacheControlMixin,
-    JSONBodyMixin,
-    StrictQueryParametersMixin,
-    WagtailPagesAPIViewSet,
-):
+class PagesAPIViewSet(PublicAPIMixin, WagtailPagesAPIViewSet):
     base_serializer_class = PageSerializer
     filter_backends = [
         StrictFieldsFilter,
@@ -158,14 +153,11 @@ class PagesAPIViewSet(
             self.api_serializer_class = super().get_serializer_class()
         return self.api_serializer_class
 
-    def requested_fields(self) -> set[str]:
-        return set(self.get_serializer_class().Meta.fields)
-
     def prefetch_for_serializer(self, pages: Sequence[Page]) -> None:
         """Load the relations the requested fields need, once for all `pages`."""
         if not pages:
             return
-        fields = self.requested_fields()
+        fields = set(self.get_serializer_class().Meta.fields)
         digests = [page for page in pages if isinstance(page, DigestPage)]
         topics = [page for page in pages if isinstance(page, TopicPage)]
         if digests and "paper" in fields:

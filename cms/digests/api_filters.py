@@ -42,7 +42,7 @@ def requested_language(request) -> str | None:
     code = request.GET.get("locale")
     if code is None:
         return None
-    known = [language for language, _label in get_content_languages().items()]
+    known = list(get_content_languages())
     if code not in known:
         raise BadRequestError(
             _("locale %(code)r is not one of: %(known)s")

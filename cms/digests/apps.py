@@ -4,5 +4,4 @@ from django.utils.translation import gettext_lazy as _
 
 class DigestsConfig(AppConfig):
     name = "cms.digests"
-    label = "digests"
     verbose_name = _("Digests")

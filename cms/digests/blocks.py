@@ -167,12 +167,7 @@ class BaseStreamBlock(blocks.StreamBlock):
     equation = EquationBlock()
 
 
-class CommentaryStreamBlock(blocks.StreamBlock):
-    """A topic's commentary: prose around the comparison table."""
+class CommentaryStreamBlock(BaseStreamBlock):
+    """A topic's commentary: prose around the comparison table (no figures, code or equations)."""
 
-    heading = HeadingBlock()
-    paragraph = SanitizedRichTextBlock(
-        label=_("Paragraph"), features=PARAGRAPH_FEATURES, icon="pilcrow"
-    )
-    table = DataTableBlock()
-    quote = QuoteBlock()
+    figure = code = equation = None

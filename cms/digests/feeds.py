@@ -20,6 +20,7 @@ from django.utils import translation
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from cms.papers.citations import paper_url
 from cms.papers.selectors import attach_paper_parts
@@ -49,26 +50,21 @@ class DigestFeed(Feed):
     """The newest published digests in the address's language."""
 
     feed_type = DigestAtomFeed  # xml:lang is the active language (Feed.language unset)
+    title = gettext_lazy("Research digests")
+    subtitle = gettext_lazy("The newest digests of networking and systems papers.")
+    # Atom wants an author; the site speaks for its digests (editors' names stay private).
+    author_name = gettext_lazy("Research digests")
+    item_guid_is_permalink = False
 
     def get_object(self, request: HttpRequest, *args, **kwargs) -> HttpRequest:
         self.request = request  # the items depend on who asks (site, view restrictions)
         return request
-
-    def title(self) -> str:
-        return _("Research digests")
-
-    def subtitle(self) -> str:
-        return _("The newest digests of networking and systems papers.")
 
     def link(self) -> str:
         return site_url(self.request, reverse("wagtail_serve", args=[""]))
 
     def feed_url(self) -> str:
         return site_url(self.request, reverse("digest_feed"))
-
-    def author_name(self) -> str:
-        # Atom wants an author; the site speaks for its digests (editors' names stay private).
-        return _("Research digests")
 
     def items(self, request: HttpRequest) -> list[DigestPage]:
         language = translation.get_language()
@@ -104,9 +100,6 @@ class DigestFeed(Feed):
     def item_guid(self, item: DigestPage) -> str:
         # Stable across slug changes and distinct per language (both share a translation key).
         return uuid.uuid5(item.translation_key, translation.get_language()).urn
-
-    def item_guid_is_permalink(self, item: DigestPage) -> bool:
-        return False
 
     def item_pubdate(self, item: DigestPage) -> datetime | None:
         return item.first_published_at

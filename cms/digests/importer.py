@@ -14,7 +14,6 @@ whenever Wagtail, treebeard or wagtail-localize change how they write them; thei
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from django.db import connection, transaction
 from django.utils.text import slugify
@@ -35,14 +34,6 @@ ZH_HANT = "zh-hant"
 PageDone = Callable[[str, str], None]
 
 
-@dataclass
-class ImportReport:
-    counts: Counter = field(default_factory=Counter)
-
-    def add(self, key: str, amount: int = 1) -> None:
-        self.counts[key] += amount
-
-
 def _ignore(_label: str, _state: str) -> None:
     return None
 
@@ -52,10 +43,10 @@ class SeedImporter:
         self.seed = seed
         self.update = update
         self.page_done = page_done
-        self.report = ImportReport()
+        self.report: Counter[str] = Counter()
 
     @transaction.atomic
-    def run(self) -> ImportReport:
+    def run(self) -> Counter[str]:
         # Each publish is a write to the API's caches: one write to everything, at commit.
         with stale.batched():
             self.en = Locale.objects.get_or_create(language_code="en")[0]
@@ -81,27 +72,28 @@ class SeedImporter:
             page = model(locale=self.en, **lookup, **values)
             parent.add_child(instance=page)
             page.save_revision().publish()
-            self.report.add("pages created")
+            self.report["pages created"] += 1
             return page, "created"
         if not self.update:
-            self.report.add("pages kept")
+            self.report["pages kept"] += 1
             return page, "kept"
         changed = {name: value for name, value in values.items() if getattr(page, name) != value}
         if not changed:
-            self.report.add("pages unchanged")
+            self.report["pages unchanged"] += 1
             return page, "unchanged"
         for name, value in changed.items():
             setattr(page, name, value)
         page.save_revision().publish()
-        self.report.add("pages updated")
+        self.report["pages updated"] += 1
         return page, "updated"
 
     def _translate(self, page: Page, state: str, strings: dict[str, str]) -> None:
-        if state == "kept" and self._translated(page):
+        translated = page.get_translations().filter(locale=self.zh, alias_of__isnull=True)
+        if state == "kept" and translated.exists():  # a real translation, not a placeholder
             # Translators own the zh-hant page once it exists: the seed's strings, a source
             # re-extracted from the editor's English or a fresh publish would undo their work
             # (or hide that it is out of date). `--update` brings it back in line.
-            self.report.add("translations kept")
+            self.report["translations kept"] += 1
             return
         result = prefill_page_translation(
             page=page,
@@ -110,13 +102,9 @@ class SeedImporter:
             source_changed=state in {"created", "updated"},
         )
         if result.translation_created:
-            self.report.add("translations created")
+            self.report["translations created"] += 1
         elif result.target_saved:
-            self.report.add("translations updated")
-
-    def _translated(self, page: Page) -> bool:
-        """Whether `page` has a real zh-hant translation (not a placeholder alias)."""
-        return page.get_translations().filter(locale=self.zh, alias_of__isnull=True).exists()
+            self.report["translations updated"] += 1
 
     def _index_page(self) -> DigestIndexPage:
         root = Page.get_first_root_node()
@@ -173,7 +161,7 @@ class SeedImporter:
         if found is not None and self.update:
             found.move(topic, pos="last-child")  # its translation follows (translation.tree)
             found.refresh_from_db()
-            self.report.add("pages moved")
+            self.report["pages moved"] += 1
         parent = topic if found is None or self.update else found.get_parent()
         digest, state = self._upsert(parent, DigestPage, {"slug": slug}, values, page=found)
         self._translate(
@@ -224,27 +212,24 @@ class SeedImporter:
             for order, name in enumerate(seed.affiliations)
         ]
         paper.save()  # with its affiliations (modelcluster), indexed by the usual signals
-        self.report.add("papers created")
+        self.report["papers created"] += 1
         return paper
 
 
 def import_seed(
     seed: SeedSite, *, update: bool = False, page_done: PageDone = _ignore
-) -> ImportReport:
-    """Import a validated seed in one transaction; see SeedImporter."""
+) -> Counter[str]:
+    """Import a validated seed in one transaction; see SeedImporter. Counts what it did."""
     report = SeedImporter(seed, update=update, page_done=page_done).run()
-    if report.counts["pages created"]:
+    if report["pages created"]:
         refresh_planner_statistics()
     return report
 
 
 def refresh_planner_statistics() -> None:
-    """ANALYZE after a bulk load, as both databases advise.
-
-    Until the planner knows that, say, a locale matches half the translated strings, it takes
-    that index for a selective one: the API's translation status ran 60x slower on SQLite (which
-    never gathers statistics by itself) and 140x slower on PostgreSQL (until autovacuum got to
-    the new rows) after importing 1,000 digests.
-    """
+    """ANALYZE after a bulk load, as both databases advise: until the planner knows that, say,
+    a locale matches half the translated strings, it takes that index for a selective one and
+    the API's translation status slows by orders of magnitude (SQLite never gathers statistics
+    by itself; PostgreSQL waits for autovacuum)."""
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")

@@ -91,20 +91,10 @@ INTEGER_DIGITS = 18
 # other control character is text an editor could type, and NUL is one PostgreSQL cannot store.
 LINE_CONTROLS = "\t\n\r"
 
-_short = reprlib.Repr()
-_short.maxstring = _short.maxother = 60
-_short.maxlist = _short.maxdict = 4
-
-
-def _shown(value: Any) -> str:
-    """A value for an error message: a few dozen characters, however large it is."""
-    return _short.repr(value)
-
-
-def _shown_as_json(value: Any) -> str:
-    """A value as the file wrote it (null, not None), a few dozen characters at most."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "..."
+# A value for an error message: a few dozen characters, however large it is.
+_shown = reprlib.Repr()
+_shown.maxstring = _shown.maxother = 60
+_shown.maxlist = _shown.maxdict = 4
 
 
 class _IntegerTooLong(Exception):
@@ -132,9 +122,6 @@ class _Reader:
             % {"file": self.path, "where": where, "field": field, "problem": problem}
         )
 
-    def text(self, data: dict, where: str, field: str, max_length: int | None = None) -> str:
-        return self._string(data.get(field), where, field, max_length)
-
     def bilingual(
         self,
         data: dict,
@@ -147,11 +134,9 @@ class _Reader:
         value = data.get(field)
         if not isinstance(value, dict):
             raise self.fail(where, field, _("must be an object with 'en' and 'zh-hant'"))
-        en = self._string(value.get("en"), where, f"{field}.en", max_length, multiline=multiline)
+        en = self.text(value.get("en"), where, f"{field}.en", max_length, multiline=multiline)
         zh_field = f"{field}.zh-hant"
-        zh_hant = self._string(
-            value.get("zh-hant"), where, zh_field, max_length, multiline=multiline
-        )
+        zh_hant = self.text(value.get("zh-hant"), where, zh_field, max_length, multiline=multiline)
         # The zh-Hant guard would refuse to publish it midway through the import; name it now.
         if simplified := find_simplified(zh_hant):
             raise self.fail(
@@ -162,17 +147,20 @@ class _Reader:
             )
         return Bilingual(en=en, zh_hant=zh_hant)
 
-    def _string(
+    def text(
         self,
         value: Any,
         where: str,
         field: str,
-        max_length: int | None,
+        max_length: int | None = None,
         *,
         multiline: bool = False,
     ) -> str:
+        """`value` if it is non-empty text of at most `max_length` characters."""
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(where, field, _("must be a non-empty string, got %s") % _shown(value))
+            raise self.fail(
+                where, field, _("must be a non-empty string, got %s") % _shown.repr(value)
+            )
         if max_length is not None and len(value) > max_length:
             raise self.fail(
                 where,
@@ -180,12 +168,9 @@ class _Reader:
                 _("must be at most %(max)d characters, got %(length)d")
                 % {"max": max_length, "length": len(value)},
             )
-        self.characters(value, where, field, allowed=LINE_CONTROLS if multiline else "")
-        return value
-
-    def characters(self, value: str, where: str, field: str, *, allowed: str) -> None:
-        """Refuse what is not storable text: a lone surrogate (JSON's \\ud800, which UTF-8
-        cannot encode) or a control character other than those `allowed`."""
+        # Not storable text: a lone surrogate (JSON's \ud800, which UTF-8 cannot encode), or
+        # a control character other than line breaks and tabs in a multi-line field.
+        allowed = LINE_CONTROLS if multiline else ""
         for position, char in enumerate(value, 1):
             category = unicodedata.category(char)
             if category == "Cs" or (category == "Cc" and char not in allowed):
@@ -195,6 +180,7 @@ class _Reader:
                     _("holds U+%(code)04X (character %(position)d), which is not text")
                     % {"code": ord(char), "position": position},
                 )
+        return value
 
     def integer(self, data: dict, where: str, field: str, low: int, high: int) -> int:
         value = data.get(field)
@@ -203,14 +189,14 @@ class _Reader:
                 where,
                 field,
                 _("must be a whole number from %(low)s to %(high)s, got %(value)s")
-                % {"low": low, "high": high, "value": _shown(value)},
+                % {"low": low, "high": high, "value": _shown.repr(value)},
             )
         return value
 
     def digest(self, data: Any, where: str) -> SeedDigest:
         if not isinstance(data, dict):
             raise self.fail(where, "digests[]", _("must hold objects"))
-        short_name = self.text(data, where, "short_name", SHORT_NAME_LENGTH)
+        short_name = self.text(data.get("short_name"), where, "short_name", SHORT_NAME_LENGTH)
         where = f"{where}, digest '{short_name}'"
         venue = data.get("venue")
         if venue not in Venue.values:
@@ -218,7 +204,7 @@ class _Reader:
                 where,
                 "venue",
                 _("must be one of %(choices)s, got %(value)s")
-                % {"choices": ", ".join(Venue.values), "value": _shown(venue)},
+                % {"choices": ", ".join(Venue.values), "value": _shown.repr(venue)},
             )
         track = data.get("track")
         if track is not None and track not in Track.values:
@@ -226,7 +212,7 @@ class _Reader:
                 where,
                 "track",
                 _("must be null or one of %(choices)s, got %(value)s")
-                % {"choices": ", ".join(Track.values), "value": _shown(track)},
+                % {"choices": ", ".join(Track.values), "value": _shown.repr(track)},
             )
         affiliations = data.get("affiliations", [])
         if not isinstance(affiliations, list):
@@ -234,7 +220,7 @@ class _Reader:
         for number, item in enumerate(affiliations):
             if not isinstance(item, str) or not item.strip():
                 raise self.fail(where, "affiliations", _("must be a list of non-empty strings"))
-            self._string(item, where, f"affiliations[{number}]", AFFILIATION_LENGTH)
+            self.text(item, where, f"affiliations[{number}]", AFFILIATION_LENGTH)
         return SeedDigest(
             short_name=short_name,
             venue=venue,
@@ -259,9 +245,10 @@ class _Reader:
 
     def site(self, data: Any) -> SeedSite:
         if not isinstance(data, dict):
+            shown = json.dumps(data, ensure_ascii=False)  # as the file wrote it: null, not None
             raise SeedError(
                 _("%(file)s: must hold one JSON object with 'site' and 'topics', got %(value)s")
-                % {"file": self.path, "value": _shown_as_json(data)}
+                % {"file": self.path, "value": shown if len(shown) <= 60 else shown[:57] + "..."}
             )
         site = data.get("site")
         if not isinstance(site, dict):

@@ -13,8 +13,8 @@ from .selectors import PREFETCHED_DIGESTS, PREFETCHED_PARENT
 _MISSING = object()
 
 
-class TopicRefField(serializers.Field):
-    """A digest's topic as {id, title, slug}: the parent TopicPage."""
+class WholeInstanceField(serializers.Field):
+    """A read-only field computed from the whole instance, not from one attribute of it."""
 
     def __init__(self, **kwargs):
         kwargs["read_only"] = True
@@ -22,6 +22,10 @@ class TopicRefField(serializers.Field):
 
     def get_attribute(self, instance):
         return instance
+
+
+class TopicRefField(WholeInstanceField):
+    """A digest's topic as {id, title, slug}: the parent TopicPage."""
 
     def to_representation(self, page) -> dict[str, Any] | None:
         topic = getattr(page, PREFETCHED_PARENT, _MISSING)
@@ -32,15 +36,8 @@ class TopicRefField(serializers.Field):
         return {"id": topic.pk, "title": topic.title, "slug": topic.slug}
 
 
-class TopicDigestsField(serializers.Field):
+class TopicDigestsField(WholeInstanceField):
     """A topic's live, public digests in their editorial order."""
-
-    def __init__(self, **kwargs):
-        kwargs["read_only"] = True
-        super().__init__(**kwargs)
-
-    def get_attribute(self, instance):
-        return instance
 
     def to_representation(self, topic) -> list[dict[str, Any]]:
         digests = getattr(topic, PREFETCHED_DIGESTS, _MISSING)

@@ -102,7 +102,3 @@ def robots_txt(request: HttpRequest) -> HttpResponse:
         f"Sitemap: {sitemap}",
     ]
     return HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")
-
-
-def sitemaps() -> dict[str, type[Sitemap]]:
-    return {"pages": ReaderSitemap}

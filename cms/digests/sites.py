@@ -9,16 +9,10 @@ from django.utils import translation
 from wagtail.models import Site
 
 
-def product_name() -> str:
-    """WAGTAIL_SITE_NAME in the site's main language, as stored in the database."""
-    with translation.override(settings.LANGUAGE_CODE):
-        return str(settings.WAGTAIL_SITE_NAME)
-
-
-def name_site(site: Site) -> bool:
-    """Give `site` the product's name unless someone named it already; True if it changed."""
-    if site.site_name:
-        return False
-    site.site_name = product_name()
-    site.save(update_fields=["site_name"])
-    return True
+def name_site(site: Site) -> None:
+    """Give `site` the product's name (WAGTAIL_SITE_NAME in the site's main language) unless
+    someone named it already."""
+    if not site.site_name:
+        with translation.override(settings.LANGUAGE_CODE):
+            site.site_name = str(settings.WAGTAIL_SITE_NAME)
+        site.save(update_fields=["site_name"])

@@ -6,5 +6,4 @@ class OpsConfig(AppConfig):
     """Operations: health probes, cache purging, API limits, logging helpers."""
 
     name = "cms.ops"
-    label = "ops"
     verbose_name = _("Operations")

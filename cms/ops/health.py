@@ -39,18 +39,14 @@ def check_redis() -> None:
         client.close()
 
 
-def readiness_checks() -> dict[str, Callable[[], None]]:
-    """The dependencies this deployment has: Redis only when REDIS_URL is configured."""
-    checks = {"database": check_database}
+def readiness_report() -> dict[str, str]:
+    """Check each dependency this deployment has (Redis only when REDIS_URL is configured);
+    the value is "ok" or "unavailable" (details go to the log)."""
+    checks: dict[str, Callable[[], None]] = {"database": check_database}
     if settings.REDIS_URL:
         checks["redis"] = check_redis
-    return checks
-
-
-def readiness_report() -> dict[str, str]:
-    """Run every readiness check; the value is "ok" or "unavailable" (details go to the log)."""
     report = {}
-    for name, check in readiness_checks().items():
+    for name, check in checks.items():
         try:
             check()
         except Exception:

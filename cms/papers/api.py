@@ -7,8 +7,8 @@ digests of one language): see cms.papers.selectors.papers_on_public_pages.
 from wagtail.api.v2.serializers import BaseSerializer
 from wagtail.api.v2.views import BaseAPIViewSet
 
-from cms.api_http import CacheControlMixin, JSONBodyMixin
-from cms.api_params import StrictFieldsFilter, StrictOrderingFilter, StrictQueryParametersMixin
+from cms.api_http import PublicAPIMixin
+from cms.api_params import StrictFieldsFilter, StrictOrderingFilter
 from cms.digests.api_filters import requested_language
 from cms.digests.blocks import PAGE_LANGUAGE
 from cms.digests.visibility import depends_on_requester
@@ -19,13 +19,7 @@ from .models import Paper
 from .selectors import attach_paper_parts, papers_on_public_pages
 
 
-class PapersAPIViewSet(
-    CitationNegotiationMixin,
-    CacheControlMixin,
-    JSONBodyMixin,
-    StrictQueryParametersMixin,
-    BaseAPIViewSet,
-):
+class PapersAPIViewSet(CitationNegotiationMixin, PublicAPIMixin, BaseAPIViewSet):
     base_serializer_class = BaseSerializer
     model = Paper
     name = "papers"

@@ -4,5 +4,4 @@ from django.utils.translation import gettext_lazy as _
 
 class PapersConfig(AppConfig):
     name = "cms.papers"
-    label = "papers"
     verbose_name = _("Papers")

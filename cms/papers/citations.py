@@ -255,13 +255,11 @@ def _whole_if_east_asian(name: dict[str, str]) -> dict[str, str]:
     CSL says such names are never initialised nor reordered (citeproc-js does so); citeproc-py
     treats every name as Western and prints "偉 . 張" for 張偉, so it gets the name whole.
     """
-    if "literal" in name or not _is_east_asian(name["family"] + name.get("given", "")):
+    if "literal" in name:
         return name
-    return {"literal": name["family"] + name.get("given", "")}
-
-
-def _is_east_asian(text: str) -> bool:
-    return any(unicodedata.east_asian_width(c) in ("W", "F") for c in text)
+    whole = name["family"] + name.get("given", "")
+    east_asian = any(unicodedata.east_asian_width(c) in ("W", "F") for c in whole)
+    return {"literal": whole} if east_asian else name
 
 
 BIBLIOGRAPHY_NUMBER = re.compile(r"^\[\d+\]\s*")

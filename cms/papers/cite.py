@@ -24,7 +24,6 @@ from cms.api_params import unknown_parameters_message
 from cms.digests.visibility import depends_on_requester
 
 from . import citations
-from .models import Paper
 from .selectors import attach_paper_parts, papers_on_public_pages
 
 CITE_PARAMETERS = ("format", "style")
@@ -43,28 +42,12 @@ class CitationError(ValueError):
     """A bad `format` or `style`; the message names the parameter and the values it takes."""
 
 
-def check_format(value: str) -> str:
-    if value not in citations.FORMATS:
-        raise CitationError(
-            _("format must be one of %(choices)s") % {"choices": ", ".join(citations.FORMATS)}
-        )
-    return value
-
-
 def check_style(value: str) -> str:
     if value not in citations.STYLES:
         raise CitationError(
             _("style must be one of %(choices)s") % {"choices": ", ".join(citations.STYLES)}
         )
     return value
-
-
-def citable_paper(request: HttpRequest, paper_id: int) -> Paper | None:
-    """The paper, if a live public page (in any language) shows it to `request`."""
-    paper = papers_on_public_pages(request).filter(pk=paper_id).first()
-    if paper is not None:
-        attach_paper_parts([paper])  # every format reads the authors and links: one query
-    return paper
 
 
 def citation_response(
@@ -75,10 +58,12 @@ def citation_response(
     style: str = citations.DEFAULT_STYLE,
     media_type: str | None = None,
 ) -> HttpResponse:
-    """The citation as a response, or a JSON 404 as the rest of the API answers one."""
-    paper = citable_paper(request, paper_id)
+    """The citation as a response, or a JSON 404 as the rest of the API answers one (a paper
+    is citable while a live public page, in any language, shows it to `request`)."""
+    paper = papers_on_public_pages(request).filter(pk=paper_id).first()
     if paper is None:
         return JsonResponse({"message": _("No citable paper with this id.")}, status=404)
+    attach_paper_parts([paper])  # every format reads the authors and links: one query
     body = citations.render(paper, citation_format, style=style)
     media_type = media_type or citations.FORMATS[citation_format].media_type
     response = HttpResponse(body, content_type=f"{media_type}; charset=utf-8")
@@ -106,7 +91,10 @@ def cite_view(request: HttpRequest, pk: int) -> HttpResponse:
         for name in CITE_PARAMETERS:
             if len(request.GET.getlist(name)) > 1:
                 raise CitationError(_("%(name)s is given more than once") % {"name": name})
-        citation_format = check_format(request.GET.get("format", citations.DEFAULT_FORMAT))
+        citation_format = request.GET.get("format", citations.DEFAULT_FORMAT)
+        if citation_format not in citations.FORMATS:
+            choices = ", ".join(citations.FORMATS)
+            raise CitationError(_("format must be one of %(choices)s") % {"choices": choices})
         style = check_style(request.GET.get("style", citations.DEFAULT_STYLE))
     except CitationError as error:
         return JsonResponse({"message": str(error)}, status=400)
@@ -127,15 +115,6 @@ class CitationRenderer(BaseRenderer):
         raise NotImplementedError("citations are answered by the view")
 
 
-def citation_renderers() -> list[BaseRenderer]:
-    renderers = []
-    for media_type, name in NEGOTIATED_FORMATS.items():
-        renderer = CitationRenderer()
-        renderer.media_type, renderer.format = media_type, name
-        renderers.append(renderer)
-    return renderers
-
-
 class CitationNegotiationMixin:
     """For the papers viewset: the `cite/` route, and citations by `Accept` on the detail."""
 
@@ -146,7 +125,10 @@ class CitationNegotiationMixin:
     def get_renderers(self):
         renderers = super().get_renderers()
         if getattr(self, "action", None) == "detail_view":
-            renderers += citation_renderers()
+            for media_type, name in NEGOTIATED_FORMATS.items():
+                renderer = CitationRenderer()
+                renderer.media_type, renderer.format = media_type, name
+                renderers.append(renderer)
         return renderers
 
     def detail_view(self, request, pk):

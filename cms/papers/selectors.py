@@ -72,9 +72,8 @@ def child_rows(model: type[Orderable], columns: tuple[str, ...], paper_ids: list
     """(paper id, *columns) of the `model` rows of `paper_ids`, in their editorial order.
 
     Plain SQL through Django's cursor, the same on every database: building these three small
-    queries took the ORM 0.3 ms each, most of what a detail spends on its paper and a third of
-    what separated the cold detail from its target (make bench). Values are converted as the
-    ORM converts them (the JSON of an author's affiliations).
+    queries was most of what the ORM spent on a detail's paper. Values are converted as the ORM
+    converts them (the JSON of an author's affiliations).
     """
     if not paper_ids:
         return []

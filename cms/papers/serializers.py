@@ -11,6 +11,7 @@ from rest_framework import serializers
 # The language a paper is shown in: its page's (cms.api_serializers.PageSerializer), or
 # `locale`'s at /api/v2/papers/ (cms.papers.api).
 from cms.digests.blocks import PAGE_LANGUAGE
+from cms.digests.serializers import WholeInstanceField
 
 from .selectors import paper_parts
 
@@ -117,16 +118,12 @@ def picked_keys(request, field_name: str) -> PickedKeys | None:
     return PickedKeys(everything, frozenset(names), frozenset(dropped))
 
 
-class PaperPartField(serializers.Field):
+class PaperPartField(WholeInstanceField):
     """One key of paper_as_dict, for the papers endpoint's own fields."""
 
     def __init__(self, key: str, **kwargs):
         self.key = key
-        kwargs["read_only"] = True
         super().__init__(**kwargs)
-
-    def get_attribute(self, instance: Paper) -> Paper:
-        return instance
 
     def to_representation(self, value: Paper) -> Any:
         # Every part field of one paper reads the same dict, built once per serialized instance.

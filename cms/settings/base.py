@@ -122,9 +122,8 @@ TEMPLATES = [
 
 # Database: DATABASE_URL, or a SQLite file under var/ in WAL mode so the web process and an
 # in-process sync can read and write at once. Connections persist on SQLite too: a new one per
-# request re-registers Django's SQL functions, runs the PRAGMAs and re-reads the schema (about
-# a tenth of an uncached API listing's time, measured by `make bench`); in WAL mode an idle
-# connection holds no snapshot, so it keeps neither writers nor checkpoints waiting.
+# request re-registers Django's SQL functions, runs the PRAGMAs and re-reads the schema; in WAL
+# mode an idle connection holds no snapshot, so it keeps neither writers nor checkpoints waiting.
 DEFAULT_SQLITE_PATH = VAR_DIR / "db.sqlite3"
 DATABASES = {
     "default": dj_database_url.config(
@@ -164,10 +163,6 @@ STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
 MEDIA_URL = "/media/"
 MEDIA_ROOT = VAR_DIR / "media"
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-}
 
 WAGTAIL_SITE_NAME = _("Research digests")
 WAGTAILADMIN_BASE_URL = os.environ.get("WAGTAILADMIN_BASE_URL", "http://127.0.0.1:8000")

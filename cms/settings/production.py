@@ -10,11 +10,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django_guid.integrations import CeleryIntegration
 
 from .base import *  # noqa: F403
-from .base import DATABASES, DJANGO_GUID, REST_FRAMEWORK, env_bool, env_list
+from .base import DATABASES, DJANGO_GUID, REST_FRAMEWORK, SECRET_KEY, env_bool, env_list
 
-DEBUG = False
-
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     raise ImproperlyConfigured(
         "DJANGO_SECRET_KEY is not set. Production settings need a long random secret key in the "
@@ -34,10 +31,8 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
-SESSION_COOKIE_HTTPONLY = True
-X_FRAME_OPTIONS = "DENY"
-SECURE_CONTENT_TYPE_NOSNIFF = True
-SECURE_REFERRER_POLICY = "same-origin"
+# Django's defaults already give HttpOnly session cookies, X-Frame-Options DENY, nosniff and
+# Referrer-Policy same-origin.
 # One TLS-terminating proxy in front of gunicorn unless said otherwise (cms/ops/client_address.py).
 TRUSTED_PROXY_COUNT = int(
     os.environ.get("TRUSTED_PROXY_COUNT", os.environ.get("NUM_PROXIES", "1")) or "0"

@@ -2,7 +2,6 @@
 
 from .base import *  # noqa: F403
 
-DEBUG = False
 SECRET_KEY = "test-only-secret-key"
 ALLOWED_HOSTS = ["*"]
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -64,7 +64,7 @@ class Command(BaseCommand):
                     % {"error": " ".join(str(error).split())}
                 ) from error
         if verbosity >= 1:
-            summary = ", ".join(f"{key}: {value}" for key, value in sorted(report.counts.items()))
+            summary = ", ".join(f"{key}: {value}" for key, value in sorted(report.items()))
             self.stdout.write(
                 self.style.SUCCESS(
                     _("Done in %(seconds)s s. %(summary)s")
