@@ -57,14 +57,16 @@ class DigestFeed(Feed):
     item_guid_is_permalink = False
 
     def get_object(self, request: HttpRequest, *args, **kwargs) -> HttpRequest:
-        self.request = request  # the items depend on who asks (site, view restrictions)
+        """The request is the feed's object: what it lists and links depends on who asks
+        (site, view restrictions). One Feed instance serves every request, concurrently under
+        threads, so nothing of a request is kept on `self`."""
         return request
 
-    def link(self) -> str:
-        return site_url(self.request, reverse("wagtail_serve", args=[""]))
+    def link(self, request: HttpRequest) -> str:
+        return site_url(request, reverse("wagtail_serve", args=[""]))
 
-    def feed_url(self) -> str:
-        return site_url(self.request, reverse("digest_feed"))
+    def feed_url(self, request: HttpRequest) -> str:
+        return site_url(request, reverse("digest_feed"))
 
     def items(self, request: HttpRequest) -> list[DigestPage]:
         language = translation.get_language()
@@ -77,6 +79,8 @@ class DigestFeed(Feed):
         )
         attach_public_parents(digests, rule=public_rule(request))
         attach_paper_parts(digest.paper for digest in digests)  # for each paper's link
+        for digest in digests:
+            digest.feed_link = digest.get_full_url(request)
         return digests
 
     def item_title(self, item: DigestPage) -> str:
@@ -95,7 +99,7 @@ class DigestFeed(Feed):
         return summary + format_html("<p>{}</p>", paper)
 
     def item_link(self, item: DigestPage) -> str:
-        return item.get_full_url(self.request)
+        return item.feed_link
 
     def item_guid(self, item: DigestPage) -> str:
         # Stable across slug changes and distinct per language (both share a translation key).

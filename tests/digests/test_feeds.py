@@ -192,3 +192,30 @@ def test_a_client_revalidating_after_an_unpublish_gets_the_new_list(client, url,
         again = client.get(url, **headers)
         assert again.status_code == 200
         assert gone.full_url not in again.content.decode()
+
+
+def test_a_feed_built_while_another_site_s_is_built_links_its_own_site(client, monkeypatch):
+    """One Feed instance serves every request; a request served in between (another thread,
+    here a nested call) must not lend the first one its site."""
+    from django.test import Client
+    from wagtail.models import Site
+
+    from cms.digests import feeds
+
+    default = Site.objects.get(is_default_site=True)
+    Site.objects.create(hostname="second.test", port=80, root_page=default.root_page)
+    attach = feeds.attach_paper_parts
+    calls, other_feeds = [], []
+
+    def attach_while_another_request_is_served(papers):
+        calls.append(1)
+        if len(calls) == 1:  # the first request's items: serve the other site's feed now
+            other_feeds.append(Client().get(FEEDS["en"], HTTP_HOST="second.test"))
+        return attach(papers)
+
+    monkeypatch.setattr(feeds, "attach_paper_parts", attach_while_another_request_is_served)
+    parsed = read_feed(client, "en")
+    assert other_feeds and b"http://second.test/" in other_feeds[0].content
+    links = [entry.link for entry in parsed.entries]
+    assert links and all(link.startswith(default.root_url + "/") for link in links), links[:2]
+    assert parsed.feed.link.startswith(default.root_url)
