@@ -17,11 +17,7 @@ class WholeInstanceField(serializers.Field):
     """A read-only field computed from the whole instance, not from one attribute of it."""
 
     def __init__(self, **kwargs):
-        kwargs["read_only"] = True
-        super().__init__(**kwargs)
-
-    def get_attribute(self, instance):
-        return instance
+        super().__init__(**{**kwargs, "read_only": True, "source": "*"})  # DRF: the whole instance
 
 
 class TopicRefField(WholeInstanceField):

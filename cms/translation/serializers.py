@@ -6,6 +6,8 @@ from django.db.models import Q
 from rest_framework import serializers
 from wagtail.models import Page
 
+from cms.digests.serializers import WholeInstanceField
+
 from .public_status import public_translation_statuses
 from .status import translation_target_languages
 
@@ -13,7 +15,7 @@ _CACHE_KEY = "translation_statuses"
 _NONE_KEY = "translation_statuses_none"
 
 
-class TranslationStatusField(serializers.Field):
+class TranslationStatusField(WholeInstanceField):
     """A translated page's TranslationStatus as a dict; null for pages that are not translations.
 
     Published facts only (cms.translation.public_status): no staff names, no draft's work, no
@@ -22,9 +24,6 @@ class TranslationStatusField(serializers.Field):
     serializer context, so the cost does not grow with `limit`; a detail or a listing of a
     language nothing is translated into needs none.
     """
-
-    def __init__(self, **kwargs):
-        super().__init__(**{**kwargs, "read_only": True, "source": "*"})  # the whole page
 
     def _rows(self, page: Page) -> list[Page]:
         listing = getattr(self.parent, "parent", None)
