@@ -90,6 +90,9 @@ INTEGER_DIGITS = 18
 # Line breaks and tabs belong only in the multi-line fields (summaries, the site intro). No
 # other control character is text an editor could type, and NUL is one PostgreSQL cannot store.
 LINE_CONTROLS = "\t\n\r"
+# Unicode's explicit direction embeddings, overrides and isolates: invisible, they make a title
+# show in another order than it reads (a "Trojan Source" title) and no digest needs them.
+DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 # A value for an error message: a few dozen characters, however large it is.
 _shown = reprlib.Repr()
@@ -100,6 +103,21 @@ _shown.maxlist = _shown.maxdict = 4
 class _IntegerTooLong(Exception):
     def __init__(self, digits: int) -> None:
         self.digits = digits
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _object_without_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object for json.loads, refusing a key given twice: the last would silently win."""
+    seen: set[str] = set()
+    for key, _value in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen.add(key)
+    return dict(pairs)
 
 
 def _bounded_int(text: str) -> int:
@@ -178,6 +196,16 @@ class _Reader:
                     where,
                     field,
                     _("holds U+%(code)04X (character %(position)d), which is not text")
+                    % {"code": ord(char), "position": position},
+                )
+            if char in DIRECTION_CONTROLS:
+                raise self.fail(
+                    where,
+                    field,
+                    _(
+                        "holds U+%(code)04X (character %(position)d), an invisible direction "
+                        "control that would show the text in another order than it reads"
+                    )
                     % {"code": ord(char), "position": position},
                 )
         return value
@@ -364,7 +392,9 @@ def read_seed_text(path: Path) -> str:
 def parse_seed_json(path: Path, text: str) -> Any:
     """The JSON document, with one-line errors for what json.loads would raise or allow."""
     try:
-        return json.loads(text, parse_int=_bounded_int)
+        return json.loads(
+            text, parse_int=_bounded_int, object_pairs_hook=_object_without_duplicate_keys
+        )
     except json.JSONDecodeError as error:
         raise SeedError(
             _("%(file)s: not valid JSON at line %(line)s, column %(col)s: %(msg)s")
@@ -373,6 +403,11 @@ def parse_seed_json(path: Path, text: str) -> Any:
     except RecursionError:
         raise SeedError(
             _("%(file)s: arrays or objects are nested too deeply to read") % {"file": path}
+        ) from None
+    except _DuplicateKey as error:
+        raise SeedError(
+            _("%(file)s: an object gives the key %(key)s twice; which one is meant is unclear")
+            % {"file": path, "key": json.dumps(error.key, ensure_ascii=False)}
         ) from None
     except _IntegerTooLong as error:
         raise SeedError(

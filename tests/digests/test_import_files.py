@@ -247,6 +247,32 @@ def test_text_that_is_not_storable_text_is_named(seed_copy, run_cli, field, raw,
     )
 
 
+@pytest.mark.parametrize("control", ["\u202e", "\u2067"])
+def test_a_direction_control_in_a_title_is_named(seed_copy, run_cli, control):
+    """An invisible override makes a title show in another order than it reads; it was
+    published as it came."""
+    digest = seed_copy.data["topics"][0]["digests"][0]
+    digest["title"]["en"] = "PLACEHOLDER"
+    path = _seed_with(seed_copy, "bidi.json", "PLACEHOLDER", f'"Fab{control}tsaf"'.encode())
+    assert_one_line_error(
+        *run_cli(str(path), "--update"),
+        f"digest '{digest['short_name']}': field 'title.en' holds U+{ord(control):04X} "
+        "(character 4), an invisible direction control",
+    )
+
+
+def test_a_key_given_twice_is_named_not_silently_the_last(seed_copy, run_cli):
+    """json.loads keeps the last of two equal keys, so a digest read 70 minutes where its
+    editor may have meant 7."""
+    digest = seed_copy.data["topics"][0]["digests"][0]
+    digest["reading_minutes"] = "PLACEHOLDER"
+    path = _seed_with(seed_copy, "twice.json", "PLACEHOLDER", b'7, "reading_minutes": 70')
+    assert_one_line_error(
+        *run_cli(str(path), "--update"),
+        f'{path}: an object gives the key "reading_minutes" twice',
+    )
+
+
 def test_line_breaks_are_kept_in_a_summary(seed_copy):
     digest = seed_copy.data["topics"][0]["digests"][0]
     digest["summary"]["en"] = "First paragraph.\n\nSecond paragraph."
