@@ -76,11 +76,8 @@ def notify_translators(page_ids: list[int]) -> str:
         return "not-waiting"
     # One key per English page: its translation key, the same page whatever its id.
     interval = settings.TRANSLATION_NOTICE_INTERVAL
-    fresh = [
-        page
-        for page in waiting
-        if cache.add(f"translation:notice:{page.translation_key}", page.pk, timeout=interval)
-    ]
+    keys = {page.pk: f"translation:notice:{page.translation_key}" for page in waiting}
+    fresh = [page for page in waiting if cache.add(keys[page.pk], page.pk, timeout=interval)]
     if not fresh:
         return "rate-limited"
     queue_url = settings.WAGTAILADMIN_BASE_URL.rstrip("/") + reverse("translation_queue")
@@ -93,7 +90,12 @@ def notify_translators(page_ids: list[int]) -> str:
             subject = render_to_string("translation/email/waiting_subject.txt", context)
             body = render_to_string("translation/email/waiting_body.txt", context)
         messages.append(mail.EmailMessage(" ".join(subject.split()), body, to=[user.email]))
-    sent = mail.get_connection().send_messages(messages)
+    try:
+        sent = mail.get_connection().send_messages(messages)
+    except Exception:
+        # Nothing was announced: the next publish of these pages must try again.
+        cache.delete_many([keys[page.pk] for page in fresh])
+        raise
     return f"sent {sent}"
 
 

@@ -160,3 +160,24 @@ def test_many_pages_are_read_in_chunks_and_listed_newest_first(translator, topic
     body = mail.outbox[0].body
     positions = [body.index(f"Chunk {number} ") for number in range(5)]
     assert positions == sorted(positions, reverse=True)  # the last published comes first
+
+
+def test_a_notice_the_mail_server_refused_is_sent_with_the_next_publish(
+    translator, topic_en, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A failed send announced nothing: it must not count as this hour's notice."""
+    from django.core.mail.backends.locmem import EmailBackend
+
+    def refuse(self, messages):
+        raise ConnectionRefusedError("mail server down")
+
+    capture = django_capture_on_commit_callbacks
+    with monkeypatch.context() as patched:
+        patched.setattr(EmailBackend, "send_messages", refuse)
+        with capture(execute=True):
+            digest = publish_new_digest(topic_en)
+    assert mail.outbox == []
+
+    publish(digest, capture, summary="Changed once the mail server is back.")
+    assert len(mail.outbox) == 1
+    assert digest.title in mail.outbox[0].subject
