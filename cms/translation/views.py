@@ -77,7 +77,7 @@ def edit_url_for(user, page: Page) -> str | None:
 
 class EditLinkTitleColumn(TitleColumn):
     def get_link_url(self, instance, parent_context):
-        return edit_url_for(parent_context["request"].user, instance)
+        return instance.edit_url
 
 
 class ActionsColumn(Column):
@@ -93,9 +93,9 @@ class ActionsColumn(Column):
                 reverse("wagtail_localize:update_translations", args=[instance.source_id]),
                 urlencode({"next": request.get_full_path()}),
             )
-        context["edit_url"] = edit_url_for(request.user, instance)
+        context["edit_url"] = instance.edit_url
         # An English page with no translation yet: the queue's action starts one.
-        context["may_start"] = instance.untranslated and may_work_the_queue(request.user)
+        context["may_start"] = instance.may_start
         if context["may_start"]:
             context["csrf_token"] = get_token(request)
         return context
@@ -160,7 +160,8 @@ class TranslationStatusReportView(SyncPermissionRequiredMixin, ReportView):
         return f"translation-status-{datetime.date.today():%Y-%m-%d}"
 
     def get_queryset(self):
-        self.queryset = status_report_pages().select_related("locale")
+        # Workflow states: Wagtail's can_edit() reads them for pages the user has no right on.
+        self.queryset = status_report_pages().select_related("locale").prefetch_workflow_states()
         return self.queryset
 
     def decorate_paginated_queryset(self, object_list):
@@ -171,9 +172,13 @@ class TranslationStatusReportView(SyncPermissionRequiredMixin, ReportView):
                 object_id__in=[page.translation_key for page in pages]
             ).values_list("object_id", "pk")
         )
+        user = self.request.user
+        may_start = may_work_the_queue(user)  # the same for every row: asked once
         for page in pages:
             page.translation_status = statuses.get(page.pk)
             page.source_id = sources.get(page.translation_key)
+            page.edit_url = edit_url_for(user, page)
+            page.may_start = page.untranslated and may_start
         return pages
 
     @property

@@ -19,6 +19,7 @@ from cms.translation.queue import (
     OUT_OF_DATE,
     TO_REVIEW,
     UP_TO_DATE,
+    open_translation,
     queue_state,
     translation_queue,
 )
@@ -239,6 +240,34 @@ def test_the_report_costs_the_same_for_one_page_or_many(client, translator, topi
     for number in range(5):
         publish_new_digest(topic_en, slug=f"more-{number}", title=f"More {number}")
     assert queries() == one
+
+
+@pytest.mark.parametrize("role", ["translator", "editor"])
+def test_the_status_report_costs_the_same_for_few_rows_or_many(client, request, role, topic_en):
+    """Untranslated English rows and zh-hant rows the user may not edit cost no query each."""
+    translator = request.getfixturevalue("translator")
+    client.force_login(request.getfixturevalue(role))
+
+    def add_rows(count: int, prefix: str) -> None:
+        for number in range(count):
+            digest = publish_new_digest(
+                topic_en, slug=f"{prefix}-{number}", title=f"{prefix} {number}"
+            )
+            if number % 2:
+                open_translation(page=digest, user=translator)
+
+    add_rows(2, "few")
+    client.get(reverse("translation_status_report"))  # warm Wagtail's per-process caches
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(reverse("translation_status_report"))
+        assert response.status_code == 200
+        return len(captured)
+
+    few = queries()
+    add_rows(6, "many")
+    assert queries() == few
 
 
 def test_the_translation_status_report_leads_translators_to_the_queue(client, translator, editor):
