@@ -159,7 +159,7 @@ class FuzzyIndex:
         self.stamp = stamp
 
     def search(self, text: str, *, limit: int, threshold: float) -> list[MemoryMatch]:
-        self.refresh()
+        """Matches from the index as last refreshed (call `refresh()` first)."""
         results = process.extract(
             utils.default_process(text),
             self.processed,
@@ -182,8 +182,15 @@ def fuzzy_matches(
     locale: Locale, text: str, *, limit: int = 3, threshold: float | None = None
 ) -> list[MemoryMatch]:
     """The closest published English segments to `text` with their translations and scores."""
+    return fuzzy_matches_each(locale, [text], limit=limit, threshold=threshold)[0]
+
+
+def fuzzy_matches_each(
+    locale: Locale, texts: list[str], *, limit: int = 3, threshold: float | None = None
+) -> list[list[MemoryMatch]]:
+    """`fuzzy_matches` for each of `texts`, from one look at whether the memory changed."""
+    threshold = fuzzy_threshold() if threshold is None else threshold
     with _lock:
         index = _indexes.setdefault(locale.pk, FuzzyIndex(locale.pk))
-        return index.search(
-            text, limit=limit, threshold=fuzzy_threshold() if threshold is None else threshold
-        )
+        index.refresh()
+        return [index.search(text, limit=limit, threshold=threshold) for text in texts]

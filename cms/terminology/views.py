@@ -150,16 +150,15 @@ class PageMemoryView(AdminScreen, TemplateView):
         locale = self.page.locale
         current = memory.translated_strings(self.translation)
         rows = []
-        segments = StringSegment.objects.filter(source=self.translation.source).select_related(
-            "string", "context"
+        segments = list(
+            StringSegment.objects.filter(source=self.translation.source)
+            .select_related("string", "context")
+            .order_by("order")
         )
-        for segment in segments.order_by("order"):
-            english = segment.string.data
-            matches = [
-                match
-                for match in memory.fuzzy_matches(locale, english, limit=3)
-                if match.page_id != self.page.pk
-            ]
+        english_texts = [segment.string.data for segment in segments]
+        fuzzy = memory.fuzzy_matches_each(locale, english_texts, limit=3)
+        for segment, english, found in zip(segments, english_texts, fuzzy, strict=True):
+            matches = [match for match in found if match.page_id != self.page.pk]
             rows.append(
                 {
                     "path": segment.context.path,

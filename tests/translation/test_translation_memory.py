@@ -8,6 +8,7 @@ from wagtail_localize.models import StringTranslation
 from cms.digests.models import DigestPage
 from cms.terminology import memory
 from cms.terminology.models import MemoryEntry
+from cms.translation.policy import translation_into
 
 pytestmark = pytest.mark.django_db
 
@@ -154,3 +155,23 @@ def test_rebuild_records_every_live_translation_again(digest_en, digest_zh, zh_l
 
     assert MemoryEntry.objects.count() == count
     assert memory.fuzzy_matches(zh_locale, digest_en.summary)[0].target == digest_zh.summary
+
+
+def test_the_page_panel_reads_the_memory_once_however_many_segments(
+    client, digest_en, new_digest, start_translation
+):
+    """Each segment's fuzzy matches come from one look at the memory, not one query each."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    page = new_digest(digest_en.summary)
+    page.body = [("paragraph", f"<p>Paragraph number {n} of a long digest.</p>") for n in range(8)]
+    page.save_revision().publish()
+    zh_page = start_translation(page).get_target_instance()  # logs the translator in
+    assert translation_into(zh_page).source.stringsegment_set.count() >= 10
+
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(reverse("terminology_page_memory", args=[zh_page.pk]))
+    assert response.status_code == 200
+    memory_reads = [q["sql"] for q in captured if "terminology_memoryentry" in q["sql"]]
+    assert len(memory_reads) <= 2  # whether the memory changed, and at most one reload
