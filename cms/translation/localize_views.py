@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from wagtail.models import Locale, Page
 from wagtail_localize.views import convert, submit_translations, update_translations
+from wagtail_localize.views.edit_translation import user_can_edit_instance
 
 from . import policy
 from .prefill import publish_translation
@@ -79,10 +80,19 @@ class UpdateTranslationsView(update_translations.UpdateTranslationsView):
             for target in targets
         )
 
+    def may_edit_all(self) -> bool:
+        """Machine translation writes into every translation: for users who may edit them all."""
+        return all(
+            user_can_edit_instance(self.request.user, translation.get_target_instance())
+            for translation in self.translations()
+        )
+
     def get_form(self):
         form = super().get_form()
         if not self.may_publish_all():
             del form.fields["publish_translations"]
+        if "use_machine_translation" in form.fields and not self.may_edit_all():
+            del form.fields["use_machine_translation"]
         return form
 
     def form_valid(self, form):

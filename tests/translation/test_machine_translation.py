@@ -147,3 +147,31 @@ def deepl_answering(answers: dict[str, str]):
         return 200, {"Content-Type": "application/json"}, json.dumps(body)
 
     return callback
+
+
+def test_sync_offers_machine_translation_only_to_those_who_may_apply_it(
+    client, editor, translator, digest_en, digest_zh
+):
+    """An editor may sync a translation but not edit it: no "Use machine translation",
+    and ticking it anyway (a hand-made post) still syncs rather than failing the whole sync."""
+    from django.contrib.messages import get_messages
+    from wagtail_localize.models import TranslationSource
+
+    digest_en.summary = "A changed English summary."
+    digest_en.save_revision().publish()
+    source = TranslationSource.objects.get(object_id=digest_en.translation_key)
+    url = reverse("wagtail_localize:update_translations", args=[source.pk])
+
+    client.force_login(translator)
+    assert 'name="use_machine_translation"' in client.get(url).content.decode()
+
+    client.force_login(editor)
+    assert 'name="use_machine_translation"' not in client.get(url).content.decode()
+    response = client.post(url, {"use_machine_translation": "on"})
+
+    assert response.status_code == 302
+    told = [str(message) for message in get_messages(response.wsgi_request)]
+    assert not [text for text in told if "permission" in text.lower()], told
+    source.refresh_from_db()
+    assert source.get_source_instance().summary == "A changed English summary."
+    assert source.stringsegment_set.filter(string__data="A changed English summary.").exists()
