@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import TemplateView
 from wagtail.admin.ui.tables import BooleanColumn, Column
-from wagtail.admin.views.generic import CreateView, EditView, InspectView
+from wagtail.admin.views.generic import CreateView, EditView, IndexView, InspectView
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.admin.viewsets.model import ModelViewSet
 from wagtail.admin.widgets.button import Button
@@ -55,6 +55,11 @@ register_permission_policy(Delivery, DeliveryPermissionPolicy(Delivery))
 
 def show_secret_once(request, endpoint: Endpoint) -> None:
     request.session[SECRET_SESSION_KEY] = {"pk": endpoint.pk, "secret": endpoint.secret}
+
+
+class EndpointIndexView(IndexView):
+    def get_base_queryset(self):
+        return super().get_base_queryset().select_related("locale")  # the language column
 
 
 class EndpointCreateView(CreateView):
@@ -197,6 +202,7 @@ class EndpointViewSet(ModelViewSet):
     menu_label = gettext_lazy("Webhooks")
     add_to_settings_menu = True
     copy_view_enabled = False
+    index_view_class = EndpointIndexView
     add_view_class = EndpointCreateView
     edit_view_class = EndpointEditView
     list_display = [
@@ -220,6 +226,11 @@ class EndpointViewSet(ModelViewSet):
             path("rotate/<int:pk>/", RotateSecretView.as_view(), name="rotate"),
             path("secret/<int:pk>/", SecretView.as_view(), name="secret"),
         ]
+
+
+class DeliveryIndexView(IndexView):
+    def get_base_queryset(self):
+        return super().get_base_queryset().select_related("endpoint")  # the endpoint column
 
 
 class DeliveryInspectView(InspectView):
@@ -262,6 +273,7 @@ class DeliveryViewSet(ModelViewSet):
     add_to_settings_menu = True
     copy_view_enabled = False
     inspect_view_enabled = True
+    index_view_class = DeliveryIndexView
     inspect_view_class = DeliveryInspectView
     list_display = [
         "event_type",

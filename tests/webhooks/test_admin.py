@@ -158,3 +158,26 @@ def test_a_disabled_endpoint_says_why_and_an_admin_turns_it_on_again(admin_clien
     endpoint.refresh_from_db()
     assert endpoint.active and endpoint.consecutive_failures == 0
     assert endpoint.disabled_reason == ""
+
+
+def test_the_listings_read_endpoints_and_languages_in_one_query(admin_client):
+    """The endpoints' language and the deliveries' endpoint are read with the rows, not once
+    per row: a delivery log of a hundred rows is not a hundred more queries."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from wagtail.models import Locale
+
+    locale = Locale.objects.get(language_code="en")
+    counts = {}
+    for rows in (2, 12):
+        for n in range(rows - Endpoint.objects.count()):
+            endpoint = Endpoint.objects.create(
+                url=f"http://127.0.0.1:9/{n}", events=["page.published"], locale=locale
+            )
+            Delivery.objects.create(endpoint=endpoint, event_type="page.published", payload={})
+        for name in ("webhook_endpoints:index", "webhook_deliveries:index"):
+            with CaptureQueriesContext(connection) as queries:
+                assert admin_client.get(reverse(name)).status_code == 200
+            counts[name, rows] = len(queries)
+    for name in ("webhook_endpoints:index", "webhook_deliveries:index"):
+        assert counts[name, 12] == counts[name, 2], name
