@@ -63,6 +63,10 @@ class EndpointIndexView(IndexView):
 
 
 class EndpointCreateView(CreateView):
+    def get_success_buttons(self):
+        # Wagtail's "Edit" button, for those the edit form would not refuse.
+        return super().get_success_buttons() if may_manage(self.request.user) else []
+
     def get_success_url(self) -> str:
         show_secret_once(self.request, self.object)
         return reverse("webhook_endpoints:secret", args=[self.object.pk])
@@ -182,15 +186,20 @@ class SecretView(WebhookScreen):
     page_title = gettext_lazy("Webhook secret")
 
     def get(self, request, pk: int):
-        if not may_manage(request.user):
+        # Whoever may add an endpoint sees the secret of the one they add (rotating is
+        # changing, so a rotated secret is only ever in a manager's session).
+        if not endpoint_permission.user_has_any_permission(request.user, ["add", "change"]):
             raise PermissionDenied
+        back = reverse("webhook_endpoints:edit", args=[pk])
+        if not may_manage(request.user):
+            back = reverse(self.index_url_name)
         shown = request.session.pop(SECRET_SESSION_KEY, None)
         if not shown or shown["pk"] != pk:
             messages.warning(request, _("A secret is shown only once, when it is made."))
-            return redirect("webhook_endpoints:edit", pk)
+            return redirect(back)
         endpoint = get_object_or_404(Endpoint, pk=pk)
         return self.render_to_response(
-            self.get_context_data(endpoint=endpoint, secret=shown["secret"])
+            self.get_context_data(endpoint=endpoint, secret=shown["secret"], done_url=back)
         )
 
 

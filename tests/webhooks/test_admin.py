@@ -181,3 +181,30 @@ def test_the_listings_read_endpoints_and_languages_in_one_query(admin_client):
             counts[name, rows] = len(queries)
     for name in ("webhook_endpoints:index", "webhook_deliveries:index"):
         assert counts[name, 12] == counts[name, 2], name
+
+
+def test_a_user_who_may_only_add_endpoints_sees_the_secret_of_the_one_they_add(
+    client, db, receiver
+):
+    """The add form is theirs, so is the secret it makes: shown once, with a way back that
+    they may follow (the listing, not the edit form they are refused)."""
+    from django.contrib.auth.models import Group, Permission
+
+    user = get_user_model().objects.create_user("adder", "a@example.org", "pw")
+    group = Group.objects.create(name="Webhook adders")
+    group.permissions.add(
+        Permission.objects.get(codename="access_admin"),
+        Permission.objects.get(codename="add_endpoint"),
+    )
+    user.groups.add(group)
+    client.force_login(user)
+    response = client.post(
+        reverse("webhook_endpoints:add"),
+        {"url": receiver.url, "events": ["page.published"], "active": "on"},
+        follow=True,
+    )
+    endpoint = Endpoint.objects.get()
+    assert shown_secret(response) == endpoint.secret
+    page = response.content.decode()
+    assert reverse("webhook_endpoints:edit", args=[endpoint.pk]) not in page
+    assert f'href="{reverse("webhook_endpoints:index")}"' in page
