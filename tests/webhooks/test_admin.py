@@ -208,3 +208,16 @@ def test_a_user_who_may_only_add_endpoints_sees_the_secret_of_the_one_they_add(
     page = response.content.decode()
     assert reverse("webhook_endpoints:edit", args=[endpoint.pk]) not in page
     assert f'href="{reverse("webhook_endpoints:index")}"' in page
+
+
+def test_a_test_event_reaches_a_disabled_endpoint(admin_client, endpoint, receiver):
+    """The edit form of a disabled endpoint says to turn it on once it answers, and offers
+    "Send test event": the test event is sent, so the admin can see that it answers."""
+    Endpoint.objects.filter(pk=endpoint.pk).update(
+        active=False, consecutive_failures=5, disabled_reason="5 deliveries in a row failed."
+    )
+    admin_client.post(reverse("webhook_endpoints:send_test", args=[endpoint.pk]))
+    assert deliver_pending() == ["delivered"]
+    assert receiver.payloads()[0]["type"] == "webhook.test"
+    endpoint.refresh_from_db()
+    assert not endpoint.active  # still the admin's to turn on
