@@ -14,8 +14,10 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpResponseBase
+from django.http import Http404, HttpResponseBase
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from wagtail.api.v2.utils import BadRequestError
 
 from cms.api_params import StrictQueryParametersMixin
 
@@ -60,7 +62,17 @@ class JSONBodyMixin:
       indented sends `Accept: application/json; indent=4`, which DRF's JSONRenderer honours.
     - Every error body is `{"message": ...}`, as Wagtail's own 400s and 404s are; DRF's (405
       for a POST, 406 for an Accept no renderer offers) say `detail`.
+    - A `format` no renderer has is a 400 naming the formats there are (DRF: a bare 404).
     """
+
+    def perform_content_negotiation(self, request, force=False):
+        try:
+            return super().perform_content_negotiation(request, force)
+        except Http404 as error:
+            formats = sorted({renderer.format for renderer in self.get_renderers()})
+            raise BadRequestError(
+                _("format must be one of: %(formats)s") % {"formats": ", ".join(formats)}
+            ) from error
 
     def get_renderer_context(self):
         context = super().get_renderer_context()

@@ -154,17 +154,6 @@ class StrictQueryParametersMixin:
 
     detail_query_parameters = frozenset({"fields", "format", "rich_text_format", "_"})
 
-    def perform_content_negotiation(self, request, force=False):
-        """DRF answers a `format` no renderer has with a bare 404; here it is a 400 naming
-        the formats there are."""
-        try:
-            return super().perform_content_negotiation(request, force)
-        except Http404 as error:
-            formats = sorted({renderer.format for renderer in self.get_renderers()})
-            raise BadRequestError(
-                _("format must be one of: %(formats)s") % {"formats": ", ".join(formats)}
-            ) from error
-
     def find_object(self, queryset, request):
         """Wagtail's, among what the filters keep: find/ redirects with its other parameters
         (`locale`, `type`, ...) and the detail filters by them, so a page or paper they rule

@@ -8,11 +8,12 @@ from django.db.models import Q
 from wagtail.api.v2.filters import FieldsFilter
 from wagtail.documents.api.v2.views import DocumentsAPIViewSet as WagtailDocumentsAPIViewSet
 from wagtail.images.api.v2.views import ImagesAPIViewSet as WagtailImagesAPIViewSet
+from wagtail.models import CollectionViewRestriction
 
 from cms.api_http import PublicAPIMixin
 from cms.api_params import StrictOrderingFilter
 from cms.digests.api_filters import CheckedSearchFilter
-from cms.digests.visibility import images_used_by_public_pages
+from cms.digests.visibility import depends_on_requester, images_used_by_public_pages
 
 
 class TitleSearchFilter(CheckedSearchFilter):
@@ -44,6 +45,15 @@ class UsedByPublicPagesMixin:
 class ImagesAPIViewSet(PublicAPIMixin, UsedByPublicPagesMixin, WagtailImagesAPIViewSet):
     filter_backends = MEDIA_FILTERS
 
+    def depends_on_requester(self) -> bool:
+        """A request that passes a page's view restriction sees the images that page uses."""
+        return depends_on_requester(self.request)
+
 
 class DocumentsAPIViewSet(PublicAPIMixin, WagtailDocumentsAPIViewSet):
     filter_backends = MEDIA_FILTERS
+
+    def depends_on_requester(self) -> bool:
+        """A request that passes a collection's view restriction sees its documents."""
+        restrictions = CollectionViewRestriction.objects.all()
+        return any(restriction.accept_request(self.request) for restriction in restrictions)

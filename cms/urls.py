@@ -20,7 +20,7 @@ from wagtail.documents import urls as wagtaildocs_urls
 from cms.api import api_router
 from cms.api_schema.views import api_root, openapi_schema
 from cms.digests.feeds import DigestFeed
-from cms.digests.sitemap import ReaderSitemap, robots_txt
+from cms.digests.sitemap import ReaderSitemap, private_for_who_sees_more, robots_txt
 from cms.not_found import api_not_found
 from cms.reader.views import preview_shell
 
@@ -55,7 +55,9 @@ urlpatterns = [
     # One sitemap for both languages: each page names its other language's address.
     path(
         "sitemap.xml",
-        cache_control(public=True, max_age=3600)(revalidated_by_content(sitemap)),
+        private_for_who_sees_more(
+            cache_control(public=True, max_age=3600)(revalidated_by_content(sitemap))
+        ),
         {"sitemaps": {"pages": ReaderSitemap}},
         name="sitemap",
     ),

@@ -28,7 +28,7 @@ from urllib3.util import Retry
 
 from . import signing, transport
 from .addresses import UnsafeURL, check_url
-from .models import Delivery, Endpoint
+from .models import TEST_EVENT, Delivery, Endpoint
 
 EXCERPT_CHARS = 500
 RETRIED_STATUSES = frozenset({408, 429})
@@ -71,7 +71,8 @@ def claim(delivery_id: int) -> Delivery | Outcome:
             return Outcome("busy", (delivery.leased_until - now).total_seconds())
         if delivery.next_attempt_at and delivery.next_attempt_at > now + timedelta(seconds=0.1):
             return Outcome("not-due")  # the message that schedules it is still on its way
-        if not delivery.endpoint.active:
+        # A test event is how an admin sees a disabled endpoint answer again: it is sent.
+        if not delivery.endpoint.active and delivery.event_type != TEST_EVENT:
             delivery.status = Delivery.Status.FAILED
             delivery.error = _("The endpoint is disabled.")
             delivery.save(update_fields=["status", "error"])

@@ -57,6 +57,8 @@ def enqueue(
                     subject=subject,
                     status=Delivery.Status.PENDING,
                     attempts=0,
+                    # never sent, even before a resend: its webhook-id is new to the receiver
+                    last_attempt_at__isnull=True,
                 )
                 .first()
             )

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import TemplateView
 from wagtail.admin.ui.tables import BooleanColumn, Column
-from wagtail.admin.views.generic import CreateView, EditView, InspectView
+from wagtail.admin.views.generic import CreateView, EditView, IndexView, InspectView
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.admin.viewsets.model import ModelViewSet
 from wagtail.admin.widgets.button import Button
@@ -57,7 +57,16 @@ def show_secret_once(request, endpoint: Endpoint) -> None:
     request.session[SECRET_SESSION_KEY] = {"pk": endpoint.pk, "secret": endpoint.secret}
 
 
+class EndpointIndexView(IndexView):
+    def get_base_queryset(self):
+        return super().get_base_queryset().select_related("locale")  # the language column
+
+
 class EndpointCreateView(CreateView):
+    def get_success_buttons(self):
+        # Wagtail's "Edit" button, for those the edit form would not refuse.
+        return super().get_success_buttons() if may_manage(self.request.user) else []
+
     def get_success_url(self) -> str:
         show_secret_once(self.request, self.object)
         return reverse("webhook_endpoints:secret", args=[self.object.pk])
@@ -177,15 +186,20 @@ class SecretView(WebhookScreen):
     page_title = gettext_lazy("Webhook secret")
 
     def get(self, request, pk: int):
-        if not may_manage(request.user):
+        # Whoever may add an endpoint sees the secret of the one they add (rotating is
+        # changing, so a rotated secret is only ever in a manager's session).
+        if not endpoint_permission.user_has_any_permission(request.user, ["add", "change"]):
             raise PermissionDenied
+        back = reverse("webhook_endpoints:edit", args=[pk])
+        if not may_manage(request.user):
+            back = reverse(self.index_url_name)
         shown = request.session.pop(SECRET_SESSION_KEY, None)
         if not shown or shown["pk"] != pk:
             messages.warning(request, _("A secret is shown only once, when it is made."))
-            return redirect("webhook_endpoints:edit", pk)
+            return redirect(back)
         endpoint = get_object_or_404(Endpoint, pk=pk)
         return self.render_to_response(
-            self.get_context_data(endpoint=endpoint, secret=shown["secret"])
+            self.get_context_data(endpoint=endpoint, secret=shown["secret"], done_url=back)
         )
 
 
@@ -197,6 +211,7 @@ class EndpointViewSet(ModelViewSet):
     menu_label = gettext_lazy("Webhooks")
     add_to_settings_menu = True
     copy_view_enabled = False
+    index_view_class = EndpointIndexView
     add_view_class = EndpointCreateView
     edit_view_class = EndpointEditView
     list_display = [
@@ -220,6 +235,11 @@ class EndpointViewSet(ModelViewSet):
             path("rotate/<int:pk>/", RotateSecretView.as_view(), name="rotate"),
             path("secret/<int:pk>/", SecretView.as_view(), name="secret"),
         ]
+
+
+class DeliveryIndexView(IndexView):
+    def get_base_queryset(self):
+        return super().get_base_queryset().select_related("endpoint")  # the endpoint column
 
 
 class DeliveryInspectView(InspectView):
@@ -262,6 +282,7 @@ class DeliveryViewSet(ModelViewSet):
     add_to_settings_menu = True
     copy_view_enabled = False
     inspect_view_enabled = True
+    index_view_class = DeliveryIndexView
     inspect_view_class = DeliveryInspectView
     list_display = [
         "event_type",

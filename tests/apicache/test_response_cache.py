@@ -245,3 +245,37 @@ def test_papers_that_depend_on_who_asks_are_private(client, digest, django_user_
     client.logout()
     if path == "/api/v2/papers/":  # without the paper, the same for every anonymous reader
         assert client.get(url)["Cache-Control"].startswith("public")
+
+
+@pytest.mark.parametrize("endpoint", ["images", "documents"])
+def test_media_that_depend_on_who_asks_are_private(client, digest, django_user_model, endpoint):
+    """An image only a login-restricted digest uses, a document in a login-restricted
+    collection: a signed-in reader sees it, privately, so no shared cache hands it on to
+    anonymous readers."""
+    from django.core.files.base import ContentFile
+    from wagtail.documents import get_document_model
+    from wagtail.images import get_image_model
+    from wagtail.images.tests.utils import get_test_image_file
+    from wagtail.models import Collection, CollectionViewRestriction, PageViewRestriction
+
+    if endpoint == "images":
+        image = get_image_model().objects.create(title="Figure 1", file=get_test_image_file())
+        digest.body.append(("figure", {"image": image, "caption": "A figure", "alt_text": "x"}))
+        digest.save_revision().publish()
+        PageViewRestriction.objects.create(page=digest, restriction_type=PageViewRestriction.LOGIN)
+    else:
+        collection = Collection.get_first_root_node().add_child(name="Internal")
+        get_document_model().objects.create(
+            title="Slides", file=ContentFile(b"x", name="slides.txt"), collection=collection
+        )
+        CollectionViewRestriction.objects.create(
+            collection=collection, restriction_type=CollectionViewRestriction.LOGIN
+        )
+    url = f"/api/v2/{endpoint}/"
+    anonymous = client.get(url)
+    assert anonymous.json()["meta"]["total_count"] == 0
+    assert anonymous["Cache-Control"].startswith("public")
+    client.force_login(django_user_model.objects.create_user("reader", password="x"))
+    signed_in = client.get(url)
+    assert signed_in.json()["meta"]["total_count"] == 1
+    assert signed_in["Cache-Control"] == "private, no-cache"

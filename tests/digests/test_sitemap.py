@@ -94,3 +94,16 @@ def test_robots_txt_names_the_sitemap(client):
     assert f"Sitemap: {home.full_url}sitemap.xml" in lines
     assert "Disallow: /admin/" in lines and "Disallow: /preview/" in lines
     assert not any(line.startswith("Disallow: /api") for line in lines)  # the reader reads it
+
+
+def test_a_sitemap_that_lists_a_private_page_is_private(client, django_user_model):
+    """A signed-in reader passes a login restriction and their sitemap lists the private page:
+    it goes out `private`, so no shared cache hands that address on to everyone."""
+    private = digest("Odin")
+    PageViewRestriction.objects.create(page=private, restriction_type=PageViewRestriction.LOGIN)
+    anonymous = client.get("/sitemap.xml")
+    assert "public" in anonymous["Cache-Control"]
+    client.force_login(django_user_model.objects.create_user("reader", password="x"))
+    signed_in = client.get("/sitemap.xml")
+    assert private.full_url in read_sitemap(client)
+    assert "private" in signed_in["Cache-Control"] and "public" not in signed_in["Cache-Control"]

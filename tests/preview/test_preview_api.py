@@ -103,6 +103,7 @@ def test_the_admin_preview_frame_points_at_the_reader(client, editor):
         ("content_type=nonsense&token=abc", 400, "got 'nonsense'"),
         ("content_type=digests.digestpage", 400, "the 'token' parameter is required"),
         ("content_type=digests.digestpage&token=id=1:forged:sig", 404, "no preview matches"),
+        ("content_type=digests.digestpage&token=abc&format=xml", 400, "format must be one of"),
     ],
 )
 def test_bad_requests_say_what_is_wrong(client, query, status, message):

@@ -158,3 +158,66 @@ def test_a_disabled_endpoint_says_why_and_an_admin_turns_it_on_again(admin_clien
     endpoint.refresh_from_db()
     assert endpoint.active and endpoint.consecutive_failures == 0
     assert endpoint.disabled_reason == ""
+
+
+def test_the_listings_read_endpoints_and_languages_in_one_query(admin_client):
+    """The endpoints' language and the deliveries' endpoint are read with the rows, not once
+    per row: a delivery log of a hundred rows is not a hundred more queries."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from wagtail.models import Locale
+
+    locale = Locale.objects.get(language_code="en")
+    counts = {}
+    for rows in (2, 12):
+        for n in range(rows - Endpoint.objects.count()):
+            endpoint = Endpoint.objects.create(
+                url=f"http://127.0.0.1:9/{n}", events=["page.published"], locale=locale
+            )
+            Delivery.objects.create(endpoint=endpoint, event_type="page.published", payload={})
+        for name in ("webhook_endpoints:index", "webhook_deliveries:index"):
+            with CaptureQueriesContext(connection) as queries:
+                assert admin_client.get(reverse(name)).status_code == 200
+            counts[name, rows] = len(queries)
+    for name in ("webhook_endpoints:index", "webhook_deliveries:index"):
+        assert counts[name, 12] == counts[name, 2], name
+
+
+def test_a_user_who_may_only_add_endpoints_sees_the_secret_of_the_one_they_add(
+    client, db, receiver
+):
+    """The add form is theirs, so is the secret it makes: shown once, with a way back that
+    they may follow (the listing, not the edit form they are refused)."""
+    from django.contrib.auth.models import Group, Permission
+
+    user = get_user_model().objects.create_user("adder", "a@example.org", "pw")
+    group = Group.objects.create(name="Webhook adders")
+    group.permissions.add(
+        Permission.objects.get(codename="access_admin"),
+        Permission.objects.get(codename="add_endpoint"),
+    )
+    user.groups.add(group)
+    client.force_login(user)
+    response = client.post(
+        reverse("webhook_endpoints:add"),
+        {"url": receiver.url, "events": ["page.published"], "active": "on"},
+        follow=True,
+    )
+    endpoint = Endpoint.objects.get()
+    assert shown_secret(response) == endpoint.secret
+    page = response.content.decode()
+    assert reverse("webhook_endpoints:edit", args=[endpoint.pk]) not in page
+    assert f'href="{reverse("webhook_endpoints:index")}"' in page
+
+
+def test_a_test_event_reaches_a_disabled_endpoint(admin_client, endpoint, receiver):
+    """The edit form of a disabled endpoint says to turn it on once it answers, and offers
+    "Send test event": the test event is sent, so the admin can see that it answers."""
+    Endpoint.objects.filter(pk=endpoint.pk).update(
+        active=False, consecutive_failures=5, disabled_reason="5 deliveries in a row failed."
+    )
+    admin_client.post(reverse("webhook_endpoints:send_test", args=[endpoint.pk]))
+    assert deliver_pending() == ["delivered"]
+    assert receiver.payloads()[0]["type"] == "webhook.test"
+    endpoint.refresh_from_db()
+    assert not endpoint.active  # still the admin's to turn on

@@ -173,3 +173,24 @@ def test_the_webhook_and_the_cdn_purge_get_the_same_urls(
     assert purge_recorder.purged_urls
     assert sorted(data["changed_urls"]) == sorted(set(purge_recorder.purged_urls))
     purge_recorder.purged_urls.clear()
+
+
+def test_a_new_event_is_not_merged_into_a_resent_delivery(endpoint, receiver):
+    """A resent delivery keeps the webhook-id the receiver has already seen (and deduplicates
+    on): a later publish merged into it would be dropped there as a repeat."""
+    from cms.webhooks import outbox
+
+    page = digest()
+    page.save_revision().publish()
+    assert deliver_pending() == ["delivered"]
+    first = Delivery.objects.get()
+    outbox.resend(first)
+
+    page.title = "ByteScale, revised"
+    page.save_revision().publish()
+
+    assert Delivery.objects.count() == 2
+    assert deliver_pending() == ["delivered", "delivered"]
+    ids = [r.webhook_id for r in receiver.received]
+    assert ids[1] == first.webhook_id and ids[2] != first.webhook_id
+    assert receiver.payloads()[2]["data"]["page"]["title"] == "ByteScale, revised"
