@@ -74,7 +74,9 @@ if settings.DEBUG:
 urlpatterns += i18n_patterns(
     path(
         "feed.atom",
-        cache_control(public=True, max_age=300)(revalidated_by_content(DigestFeed())),
+        private_for_who_sees_more(
+            cache_control(public=True, max_age=300)(revalidated_by_content(DigestFeed()))
+        ),
         name="digest_feed",
     ),
     path("", include("cms.reader.urls")),

@@ -79,8 +79,9 @@ class SitemapAlternatesMixin:
 
 
 def private_for_who_sees_more(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """`view`, its answer made `private` for a request that passes a view restriction (it then
-    lists the private pages too), as the pages API does: no shared cache hands it on."""
+    """`view` (the sitemap, the feeds), its answer made `private` for a request that passes a
+    view restriction (it then lists the private pages too), as the pages API does: no shared
+    cache hands it on."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:

@@ -219,3 +219,17 @@ def test_a_feed_built_while_another_site_s_is_built_links_its_own_site(client, m
     links = [entry.link for entry in parsed.entries]
     assert links and all(link.startswith(default.root_url + "/") for link in links), links[:2]
     assert parsed.feed.link.startswith(default.root_url)
+
+
+def test_a_feed_that_lists_a_private_digest_is_private(client, django_user_model):
+    """A signed-in reader passes a login restriction and their feed lists the private digest:
+    it goes out `private`, so no shared cache hands it on to everyone."""
+    private = digest("Odin")
+    PageViewRestriction.objects.create(page=private, restriction_type=PageViewRestriction.LOGIN)
+    anonymous = client.get(FEEDS["en"])
+    assert "public" in anonymous["Cache-Control"]
+    assert private.full_url not in entries_by_link(feedparser.parse(anonymous.content))
+    client.force_login(django_user_model.objects.create_user("reader", password="x"))
+    signed_in = client.get(FEEDS["en"])
+    assert private.full_url in entries_by_link(feedparser.parse(signed_in.content))
+    assert "private" in signed_in["Cache-Control"] and "public" not in signed_in["Cache-Control"]
