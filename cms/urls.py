@@ -20,7 +20,8 @@ from wagtail.documents import urls as wagtaildocs_urls
 from cms.api import api_router
 from cms.api_schema.views import api_root, openapi_schema
 from cms.digests.feeds import DigestFeed
-from cms.digests.sitemap import ReaderSitemap, private_for_who_sees_more, robots_txt
+from cms.digests.sitemap import ReaderSitemap, robots_txt
+from cms.digests.visibility import private_for_who_sees_more
 from cms.not_found import api_not_found
 from cms.reader.views import preview_shell
 

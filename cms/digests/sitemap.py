@@ -12,15 +12,12 @@ placeholders are neither listed nor given as alternates.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 from wagtail.contrib.sitemaps import Sitemap
@@ -76,23 +73,6 @@ class SitemapAlternatesMixin:
         for url in urls:
             url["alternates"] = alternates if len(alternates) > 2 else []
         return urls
-
-
-def private_for_who_sees_more(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """`view` (the sitemap, the feeds), its answer made `private` for a request that passes a
-    view restriction (it then lists the private pages too), as the pages API does: no shared
-    cache hands it on."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        from .visibility import depends_on_requester
-
-        response = view(request, *args, **kwargs)
-        if depends_on_requester(request):
-            patch_cache_control(response, private=True)
-        return response
-
-    return wrapped
 
 
 class ReaderSitemap(Sitemap):

@@ -3,13 +3,15 @@ is listed, or to pages already read."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import wraps
 
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import F, Q, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control
 from wagtail.api.v2.utils import BadRequestError
 from wagtail.api.validators import SiteFilterValidator
 from wagtail.images import get_image_model
@@ -172,6 +174,21 @@ def depends_on_requester(request: HttpRequest) -> bool:
     So for a request that passes a view restriction (a topic then lists private digests too).
     """
     return public_rule(request).passed_restriction
+
+
+def private_for_who_sees_more(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """`view` (the sitemap, the feeds, the reader's shell), its answer made `private` for a
+    request that passes a view restriction (it then lists or finds the private pages too), as
+    the pages API's is: no shared cache hands it on."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        if depends_on_requester(request):
+            patch_cache_control(response, private=True)
+        return response
+
+    return wrapped
 
 
 def requested_site(request: HttpRequest) -> Site | None:

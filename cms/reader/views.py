@@ -7,13 +7,14 @@ from django.utils import translation
 from django.views.decorators.cache import cache_control, never_cache
 from wagtail.models import Page
 
-from cms.digests.visibility import public_rule
+from cms.digests.visibility import private_for_who_sees_more, public_rule
 from cms.not_found import page_not_found
 
 # Before each language had its own address, `?lang=` picked the language of one link.
 OLD_LANGUAGE_PARAMETER = "lang"
 
 
+@private_for_who_sees_more
 @cache_control(public=True, max_age=300)
 def reader_shell(request: HttpRequest, path: str = "") -> HttpResponse:
     """The index, a topic (`<topic>/`) or a digest (`<topic>/<digest>/`): one shell for all.

@@ -43,6 +43,20 @@ def test_an_unpublished_digest_s_address_is_404(client):
     page.unpublish()
 
     assert_reader_404(client.get("/inside-the-server/fabricperf/"), "en")
+
+
+def test_a_private_digest_s_address_found_by_a_reader_it_admits_is_private(
+    client, django_user_model
+):
+    """The shell is 200 for a signed-in reader the restriction admits: that answer must not
+    reach a shared cache, which would tell everyone the address exists."""
+    page = DigestPage.objects.get(slug="fabricperf", locale__language_code="en")
+    PageViewRestriction.objects.create(page=page, restriction_type=PageViewRestriction.LOGIN)
+    assert "public" in client.get("/inside-the-server/").headers["Cache-Control"]
+    client.force_login(django_user_model.objects.create_user("reader", password="x"))
+    admitted = client.get("/inside-the-server/fabricperf/")
+    assert admitted.status_code == 200
+    assert "private" in admitted["Cache-Control"] and "public" not in admitted["Cache-Control"]
     assert client.get("/zh-hant/inside-the-server/fabricperf/").status_code == 200
 
 
