@@ -17,6 +17,7 @@ from django.conf import settings
 from django.http import Http404, HttpResponseBase
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from rest_framework.renderers import BrowsableAPIRenderer
 from wagtail.api.v2.utils import BadRequestError
 
 from cms.api_params import StrictQueryParametersMixin
@@ -63,7 +64,18 @@ class JSONBodyMixin:
     - Every error body is `{"message": ...}`, as Wagtail's own 400s and 404s are; DRF's (405
       for a POST, 406 for an Accept no renderer offers) say `detail`.
     - A `format` no renderer has is a 400 naming the formats there are (DRF: a bare 404).
+    - JSON only in production: Wagtail gives every API view DRF's browsable API too, an HTML
+      page a browser's `Accept` picks, with forms and DRF's templates; it stays with DEBUG on,
+      where a developer may want it.
     """
+
+    def get_renderers(self):
+        renderers = super().get_renderers()
+        if settings.DEBUG:
+            return renderers
+        return [
+            renderer for renderer in renderers if not isinstance(renderer, BrowsableAPIRenderer)
+        ]
 
     def perform_content_negotiation(self, request, force=False):
         try:

@@ -100,3 +100,45 @@ def test_responses_are_compact_json_unless_indentation_is_asked_for(client, path
     indented = client.get(path, HTTP_ACCEPT="application/json; indent=4")
     assert indented.content.startswith(b'{\n    "meta": {')
     assert indented.json() == compact.json()
+
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+PUBLIC_ENDPOINTS = (PAGES_URL, "/api/v2/papers/", "/api/v2/images/", "/api/v2/documents/")
+
+
+@pytest.mark.parametrize("path", PUBLIC_ENDPOINTS)
+def test_production_answers_json_only(client, path, settings):
+    """DRF's browsable API (an HTML page with DRF's forms, which Wagtail adds to every API
+    view) is a developer's tool: in production a browser gets the JSON a front end gets."""
+    settings.DEBUG = False
+    browser = client.get(path, HTTP_ACCEPT=BROWSER_ACCEPT)
+    assert browser.status_code == 200
+    assert browser["Content-Type"] == "application/json"
+    assert "Accept" in browser["Vary"]  # `indent` in Accept still changes the body
+    html_only = client.get(path, HTTP_ACCEPT="text/html")
+    assert html_only.status_code == 406
+    assert "message" in html_only.json()
+    asked = client.get(path, {"format": "api"})
+    assert asked.status_code == 400
+    assert asked.json() == {"message": "format must be one of: json"}
+
+
+def test_a_page_detail_in_production_is_json_to_a_browser(client, settings):
+    settings.DEBUG = False
+    response = client.get(f"{PAGES_URL}{digest('Odin').pk}/", HTTP_ACCEPT=BROWSER_ACCEPT)
+    assert response["Content-Type"] == "application/json"
+
+
+def test_the_cached_api_keeps_json_only_in_production(client, settings, cached_api):
+    settings.DEBUG = False
+    for _ in range(2):  # a miss, then a hit
+        response = client.get(PAGES_URL, HTTP_ACCEPT=BROWSER_ACCEPT)
+        assert response["Content-Type"] == "application/json"
+
+
+def test_debug_keeps_the_browsable_api(client, settings):
+    settings.DEBUG = True
+    response = client.get(PAGES_URL, HTTP_ACCEPT="text/html")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    assert client.get(PAGES_URL, {"format": "api"})["Content-Type"].startswith("text/html")

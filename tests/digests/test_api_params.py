@@ -14,7 +14,7 @@ BAD_LISTING_PARAMS = [
     ({"offset": "-1"}, "offset must be a positive integer"),
     ({"offset": "1e3"}, "offset must be a positive integer"),
     ({"limit": "\uff15"}, "limit must be a positive integer"),  # a full-width 5
-    ({"format": "yaml"}, "format must be one of: api, json"),
+    ({"format": "yaml"}, "format must be one of: json"),
     ({"id": "\u0661\u0662"}, "id must be a positive integer"),  # Arabic-Indic 12
     ({"offset": "99999999999999999999999"}, "offset must be at most"),
     ({"type": "digests.NoSuchPage"}, "type doesn't exist"),
