@@ -32,7 +32,10 @@ TEMPORAL_FIELDS = (models.DateTimeField, models.DateField)
 
 
 def check_integer(name: str, value: str) -> int:
-    """A non-negative integer that fits the id columns, or a 400 naming the parameter."""
+    """A non-negative integer that fits the id columns, or a 400 naming the parameter.
+
+    The message says "non-negative": 0 is a valid `limit` (the count alone) and `offset`.
+    """
     try:
         number = int(value)
     except ValueError:
@@ -40,7 +43,7 @@ def check_integer(name: str, value: str) -> int:
     digits = value.strip()
     if number < 0 or not (digits.isascii() and digits.isdigit()):  # int() takes any Unicode digit
         raise BadRequestError(
-            _("%(name)s must be a positive integer") % {"name": name},
+            _("%(name)s must be a non-negative integer") % {"name": name},
         )
     if number > MAX_INTEGER:
         raise BadRequestError(
