@@ -9,9 +9,13 @@
 - A response that depends on who asks (a reader who passes a view restriction) is
   `private, no-cache`.
 - Every response varies on `Accept-Language`: the API speaks the request's language.
+- `Content-Language` names the language of the content sent (RFC 9110, 8.5): a page's own
+  (a zh-hant page is zh-hant whoever asks), not the request's, which names only messages.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 from django.conf import settings
 from django.http import Http404, HttpResponseBase
@@ -98,6 +102,24 @@ class JSONBodyMixin:
         return response
 
 
-class PublicAPIMixin(CacheControlMixin, JSONBodyMixin, StrictQueryParametersMixin):
+class ContentLanguageMixin:
+    """For Wagtail API viewsets: `Content-Language` of a 200 names the languages its content
+    is in, as `content_languages()` says; with none, Django's LocaleMiddleware names the
+    request's language (that of error messages and of text translated for the request)."""
+
+    def content_languages(self) -> Collection[str]:
+        return ()
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        languages = self.content_languages() if response.status_code == 200 else ()
+        if languages:
+            response["Content-Language"] = ", ".join(sorted(languages))
+        return response
+
+
+class PublicAPIMixin(
+    CacheControlMixin, ContentLanguageMixin, JSONBodyMixin, StrictQueryParametersMixin
+):
     """For the public Wagtail API viewsets: the caching policy, the bodies and the query-string
     checks every endpoint shares."""

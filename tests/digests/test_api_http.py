@@ -142,3 +142,43 @@ def test_debug_keeps_the_browsable_api(client, settings):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/html")
     assert client.get(PAGES_URL, {"format": "api"})["Content-Type"].startswith("text/html")
+
+
+def content_language(client, path: str, browser: str, **params) -> str:
+    return client.get(path, params, HTTP_ACCEPT_LANGUAGE=browser)["Content-Language"]
+
+
+@pytest.mark.parametrize(("language", "browser"), [("zh-hant", "en"), ("en", "zh-TW")])
+def test_a_page_detail_names_the_page_s_language(client, language, browser):
+    """Content-Language says whom the content is for (RFC 9110, 8.5): a page's fields are in
+    its own language whatever the browser asks for, so a zh-hant page is zh-hant."""
+    url = f"{PAGES_URL}{digest('Odin', language).pk}/"
+    assert content_language(client, url, browser) == language
+
+
+def test_a_listing_names_the_languages_of_its_pages(client):
+    assert content_language(client, PAGES_URL, "en", locale="zh-hant") == "zh-hant"
+    assert content_language(client, PAGES_URL, "zh-TW", locale="en") == "en"
+    assert content_language(client, PAGES_URL, "en", limit="100") == "en, zh-hant"
+
+
+def test_an_empty_listing_names_the_locale_asked_for(client):
+    assert content_language(client, PAGES_URL, "en", locale="zh-hant", slug="none") == "zh-hant"
+
+
+def test_papers_name_the_language_of_their_venue_names(client):
+    """At /api/v2/papers/ venue names are in `locale`'s language, else the request's."""
+    papers = "/api/v2/papers/"
+    assert content_language(client, papers, "en", locale="zh-hant") == "zh-hant"
+    assert content_language(client, papers, "zh-TW", locale="en") == "en"
+    assert content_language(client, papers, "zh-TW") == "zh-hant"
+
+
+def test_an_error_names_the_language_of_its_message(client):
+    assert content_language(client, PAGES_URL, "zh-TW", limit="x", locale="en") == "zh-hant"
+
+
+def test_a_cached_detail_names_the_page_s_language(client, cached_api):
+    url = f"{PAGES_URL}{digest('Odin', 'zh-hant').pk}/"
+    for browser in ("en", "en", "zh-TW"):  # a miss, a hit, another language's miss
+        assert content_language(client, url, browser) == "zh-hant"
