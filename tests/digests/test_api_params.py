@@ -1,5 +1,7 @@
 """Every bad query parameter is a 400 with a message naming it - never a 500."""
 
+from datetime import timedelta
+
 import pytest
 
 from .conftest import DIGEST_TYPE, PAGES_URL, digest
@@ -44,6 +46,7 @@ BAD_LISTING_PARAMS = [
     ),
     ({"type": DIGEST_TYPE, "paper": "99999999999999"}, "paper must be at most"),
     ({"first_published_at": "yesterday"}, "first_published_at must be an ISO 8601 date"),
+    ({"first_published_at": "2026-02-30"}, "first_published_at must be an ISO 8601 date"),
     ({"type": DIGEST_TYPE, "body": "x"}, "cannot filter by body"),
     ({"show_in_menus": "maybe"}, "show_in_menus must be true or false"),
     ({"title": "a\x00b"}, "null characters are not allowed"),
@@ -206,3 +209,19 @@ def test_the_message_for_a_bad_count_admits_the_zero_it_accepts(api_get, name):
     assert api_get(**{name: "0"}).status_code == 200
     message = api_get(**{name: "-1"}).json()["message"]
     assert message == f"{name} must be a non-negative integer"
+
+
+def test_a_date_filters_a_date_and_time_field_by_that_day(api_items):
+    """?first_published_at=2026-01-31 is the pages first published that day (UTC); a date and
+    time matches that instant exactly, as the description says."""
+    page = digest("Odin")
+    published = page.first_published_at
+
+    def ids(value: str) -> set[int]:
+        items = api_items(type=DIGEST_TYPE, locale="en", first_published_at=value, limit="100")
+        return {item["id"] for item in items}
+
+    assert page.pk in ids(published.date().isoformat())
+    assert page.pk not in ids((published - timedelta(days=1)).date().isoformat())
+    assert page.pk in ids(published.isoformat())
+    assert page.pk not in ids((published + timedelta(seconds=1)).isoformat())
