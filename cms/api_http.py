@@ -21,6 +21,7 @@ from django.conf import settings
 from django.http import Http404, HttpResponseBase
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from rest_framework.metadata import SimpleMetadata
 from rest_framework.renderers import BrowsableAPIRenderer
 from wagtail.api.v2.utils import BadRequestError
 
@@ -59,6 +60,16 @@ class CacheControlMixin:
         return add_cache_control(response, private=private)
 
 
+class AnsweredFormatsMetadata(SimpleMetadata):
+    """DRF's answer to OPTIONS, naming the formats the view answers in (`get_renderers`), not
+    every renderer class it was built with (DRF's: the browsable API's text/html in production)."""
+
+    def determine_metadata(self, request, view):
+        metadata = super().determine_metadata(request, view)
+        metadata["renders"] = [renderer.media_type for renderer in view.get_renderers()]
+        return metadata
+
+
 class JSONBodyMixin:
     """For Wagtail API viewsets: how a body goes out.
 
@@ -75,6 +86,8 @@ class JSONBodyMixin:
       page a browser's `Accept` picks, with forms and DRF's templates; it stays with DEBUG on,
       where a developer may want it.
     """
+
+    metadata_class = AnsweredFormatsMetadata
 
     def get_renderers(self):
         renderers = super().get_renderers()

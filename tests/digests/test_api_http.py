@@ -182,3 +182,11 @@ def test_a_cached_detail_names_the_page_s_language(client, cached_api):
     url = f"{PAGES_URL}{digest('Odin', 'zh-hant').pk}/"
     for browser in ("en", "en", "zh-TW"):  # a miss, a hit, another language's miss
         assert content_language(client, url, browser) == "zh-hant"
+
+
+@pytest.mark.parametrize("path", PUBLIC_ENDPOINTS)
+def test_options_names_only_the_formats_answered(client, path, settings):
+    settings.DEBUG = False
+    response = client.options(path)
+    assert response.status_code == 200
+    assert response.json()["renders"] == ["application/json"]
