@@ -25,7 +25,6 @@ from rest_framework.metadata import SimpleMetadata
 from rest_framework.renderers import BrowsableAPIRenderer
 from wagtail.api.v2.utils import BadRequestError
 
-from cms.api_messages import in_request_language
 from cms.api_params import StrictQueryParametersMixin
 
 CACHEABLE_STATUS = (200, 304)
@@ -79,9 +78,10 @@ class JSONBodyMixin:
       indented sends `Accept: application/json; indent=4`, which DRF's JSONRenderer honours.
     - Every error body is `{"message": ...}`, as Wagtail's own 400s and 404s are; DRF's (405
       for a POST, 406 for an Accept no renderer offers) say `detail`.
-    - Wagtail's own messages in the request's language, as the project's are
-      (cms.api_messages).
     - A `format` no renderer has is a 400 naming the formats there are (DRF: a bare 404).
+    - Wagtail's own 400 and 404 messages stay English in every language: wagtail.api.v2 writes
+      them without gettext. Matching its wordings here would be a second copy of them that a
+      Wagtail release silently breaks; upstream would need gettext around those messages.
     - JSON only in production: Wagtail gives every API view DRF's browsable API too, an HTML
       page a browser's `Accept` picks, with forms and DRF's templates; it stays with DEBUG on,
       where a developer may want it.
@@ -112,14 +112,6 @@ class JSONBodyMixin:
         return context
 
     def handle_exception(self, exc):
-        if isinstance(exc, BadRequestError | Http404):  # Wagtail's words in the request's language
-            message = in_request_language(str(exc))
-            if message != str(exc):
-                exc = (
-                    BadRequestError(message)
-                    if isinstance(exc, BadRequestError)
-                    else Http404(message)
-                )
         response = super().handle_exception(exc)
         if isinstance(response.data, dict) and set(response.data) == {"detail"}:
             response.data = {"message": str(response.data["detail"])}

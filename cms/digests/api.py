@@ -70,7 +70,7 @@ class PagesAPIViewSet(PublicAPIMixin, WagtailPagesAPIViewSet):
                 type_parameter = self.request.GET.get("type")
                 models = page_models_from_string(type_parameter) if type_parameter else ()
             except (LookupError, ValueError) as error:
-                raise BadRequestError(translation.gettext("type doesn't exist")) from error
+                raise BadRequestError("type doesn't exist") from error
             if len(models) == 1:
                 queryset = public_pages(self.request, models[0])
             else:

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 BAD_LISTING_PARAMS = [
     ({"limit": "abc"}, "limit must be a non-negative integer"),
     ({"limit": "-1"}, "limit must be a non-negative integer"),
-    ({"limit": "101"}, "limit must be at most 100"),
+    ({"limit": "101"}, "limit cannot be higher than 100"),
     ({"limit": "99999999999999999999999"}, "limit must be at most"),
     ({"offset": "-1"}, "offset must be a non-negative integer"),
     ({"offset": "1e3"}, "offset must be a non-negative integer"),

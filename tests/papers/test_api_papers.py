@@ -63,7 +63,7 @@ def test_find_redirects_to_the_detail(client):
     ("params", "message"),
     [
         ({"year": "abc"}, "year must be a non-negative integer"),
-        ({"limit": "101"}, "limit must be at most 100"),
+        ({"limit": "101"}, "limit cannot be higher than 100"),
         ({"offset": "-3"}, "offset must be a non-negative integer"),
         ({"fields": "nope"}, "unknown fields: nope"),
         ({"order": "nope"}, "cannot order by 'nope'"),
