@@ -9,14 +9,20 @@
 - A response that depends on who asks (a reader who passes a view restriction) is
   `private, no-cache`.
 - Every response varies on `Accept-Language`: the API speaks the request's language.
+- `Content-Language` names the language of the content sent (RFC 9110, 8.5): a page's own
+  (a zh-hant page is zh-hant whoever asks), not the request's, which names only messages.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 from django.conf import settings
 from django.http import Http404, HttpResponseBase
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from rest_framework.metadata import SimpleMetadata
+from rest_framework.renderers import BrowsableAPIRenderer
 from wagtail.api.v2.utils import BadRequestError
 
 from cms.api_params import StrictQueryParametersMixin
@@ -53,6 +59,16 @@ class CacheControlMixin:
         return add_cache_control(response, private=private)
 
 
+class AnsweredFormatsMetadata(SimpleMetadata):
+    """DRF's answer to OPTIONS, naming the formats the view answers in (`get_renderers`), not
+    every renderer class it was built with (DRF's: the browsable API's text/html in production)."""
+
+    def determine_metadata(self, request, view):
+        metadata = super().determine_metadata(request, view)
+        metadata["renders"] = [renderer.media_type for renderer in view.get_renderers()]
+        return metadata
+
+
 class JSONBodyMixin:
     """For Wagtail API viewsets: how a body goes out.
 
@@ -63,7 +79,23 @@ class JSONBodyMixin:
     - Every error body is `{"message": ...}`, as Wagtail's own 400s and 404s are; DRF's (405
       for a POST, 406 for an Accept no renderer offers) say `detail`.
     - A `format` no renderer has is a 400 naming the formats there are (DRF: a bare 404).
+    - Wagtail's own 400 and 404 messages stay English in every language: wagtail.api.v2 writes
+      them without gettext. Matching its wordings here would be a second copy of them that a
+      Wagtail release silently breaks; upstream would need gettext around those messages.
+    - JSON only in production: Wagtail gives every API view DRF's browsable API too, an HTML
+      page a browser's `Accept` picks, with forms and DRF's templates; it stays with DEBUG on,
+      where a developer may want it.
     """
+
+    metadata_class = AnsweredFormatsMetadata
+
+    def get_renderers(self):
+        renderers = super().get_renderers()
+        if settings.DEBUG:
+            return renderers
+        return [
+            renderer for renderer in renderers if not isinstance(renderer, BrowsableAPIRenderer)
+        ]
 
     def perform_content_negotiation(self, request, force=False):
         try:
@@ -86,6 +118,24 @@ class JSONBodyMixin:
         return response
 
 
-class PublicAPIMixin(CacheControlMixin, JSONBodyMixin, StrictQueryParametersMixin):
+class ContentLanguageMixin:
+    """For Wagtail API viewsets: `Content-Language` of a 200 names the languages its content
+    is in, as `content_languages()` says; with none, Django's LocaleMiddleware names the
+    request's language (that of error messages and of text translated for the request)."""
+
+    def content_languages(self) -> Collection[str]:
+        return ()
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        languages = self.content_languages() if response.status_code == 200 else ()
+        if languages:
+            response["Content-Language"] = ", ".join(sorted(languages))
+        return response
+
+
+class PublicAPIMixin(
+    CacheControlMixin, ContentLanguageMixin, JSONBodyMixin, StrictQueryParametersMixin
+):
     """For the public Wagtail API viewsets: the caching policy, the bodies and the query-string
     checks every endpoint shares."""

@@ -9,12 +9,17 @@ API never answers 500 to a query string.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from datetime import datetime
 
+from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 from django.http import Http404, QueryDict
+from django.utils import timezone
+from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from rest_framework.filters import BaseFilterBackend
+from taggit.managers import TaggableManager
 from wagtail.api.v2.filters import OrderingFilter
 from wagtail.api.v2.utils import BadRequestError, parse_boolean
 from wagtail.fields import StreamField
@@ -32,7 +37,10 @@ TEMPORAL_FIELDS = (models.DateTimeField, models.DateField)
 
 
 def check_integer(name: str, value: str) -> int:
-    """A non-negative integer that fits the id columns, or a 400 naming the parameter."""
+    """A non-negative integer that fits the id columns, or a 400 naming the parameter.
+
+    The message says "non-negative": 0 is a valid `limit` (the count alone) and `offset`.
+    """
     try:
         number = int(value)
     except ValueError:
@@ -40,7 +48,7 @@ def check_integer(name: str, value: str) -> int:
     digits = value.strip()
     if number < 0 or not (digits.isascii() and digits.isdigit()):  # int() takes any Unicode digit
         raise BadRequestError(
-            _("%(name)s must be a positive integer") % {"name": name},
+            _("%(name)s must be a non-negative integer") % {"name": name},
         )
     if number > MAX_INTEGER:
         raise BadRequestError(
@@ -88,14 +96,33 @@ def parse_filter_value(field: models.Field, name: str, value: str) -> object:
             raise BadRequestError(
                 _("%(name)s must be an ISO 8601 date or date and time") % {"name": name},
             )
+        if isinstance(parsed, datetime) and settings.USE_TZ and timezone.is_naive(parsed):
+            parsed = timezone.make_aware(parsed)  # in TIME_ZONE, as the API writes them (UTC)
         return parsed
     if isinstance(field, TEXT_FIELDS) and not isinstance(field, StreamField):
         return value
     raise BadRequestError(_("cannot filter by %(name)s") % {"name": name})
 
 
+def filter_condition(field: models.Field, name: str, value: str) -> dict[str, object]:
+    """The ORM condition of ?name=value: the field equals the value, except that a date given
+    for a date-and-time field (`first_published_at=2026-01-31`) matches that whole day, in
+    TIME_ZONE; an instant exactly would match no page published on it."""
+    if isinstance(field, models.DateTimeField):
+        try:
+            day = parse_date(value)
+        except ValueError:
+            day = None  # well formed but no such day: parse_filter_value's 400
+        if day is not None:
+            return {f"{name}__date": day}
+    return {name: parse_filter_value(field, name, value)}
+
+
 class StrictFieldsFilter(BaseFilterBackend):
-    """Wagtail's ?field=value filtering, with every value checked before it reaches the ORM."""
+    """Wagtail's ?field=value filtering, with every value checked before it reaches the ORM.
+
+    Tags (`?tags=a,b`, the images' and documents') match as in Wagtail: items with every tag.
+    """
 
     def filter_queryset(self, request, queryset, view):
         fields = set(view.get_available_fields(queryset.model, db_fields_only=True))
@@ -104,7 +131,11 @@ class StrictFieldsFilter(BaseFilterBackend):
             if name not in fields:
                 continue
             field = queryset.model._meta.get_field(name)
-            queryset = queryset.filter(**{name: parse_filter_value(field, name, value)})
+            if isinstance(field, TaggableManager):
+                for tag in value.split(","):
+                    queryset = queryset.filter(**{f"{name}__name": tag})
+                continue
+            queryset = queryset.filter(**filter_condition(field, name, value))
         return queryset
 
 

@@ -1,17 +1,17 @@
-"""Wagtail's images and documents endpoints with the API's Cache-Control and parameter checks,
+"""Wagtail's images and documents endpoints with the API's Cache-Control and parameter checks
+(field filters included: Wagtail's answered a bad one with Python's ValueError text),
 the pages' checked `search`, and only the images that pages the API shows use. (Documents keep
 Wagtail's rule, their collections' privacy: no page content links a document.)"""
 
 from __future__ import annotations
 
 from django.db.models import Q
-from wagtail.api.v2.filters import FieldsFilter
 from wagtail.documents.api.v2.views import DocumentsAPIViewSet as WagtailDocumentsAPIViewSet
 from wagtail.images.api.v2.views import ImagesAPIViewSet as WagtailImagesAPIViewSet
 from wagtail.models import CollectionViewRestriction
 
 from cms.api_http import PublicAPIMixin
-from cms.api_params import StrictOrderingFilter
+from cms.api_params import StrictFieldsFilter, StrictOrderingFilter
 from cms.digests.api_filters import CheckedSearchFilter
 from cms.digests.visibility import depends_on_requester, images_used_by_public_pages
 
@@ -32,7 +32,7 @@ class TitleSearchFilter(CheckedSearchFilter):
         return queryset.filter(condition)
 
 
-MEDIA_FILTERS = [FieldsFilter, StrictOrderingFilter, TitleSearchFilter]
+MEDIA_FILTERS = [StrictFieldsFilter, StrictOrderingFilter, TitleSearchFilter]
 
 
 class UsedByPublicPagesMixin:

@@ -52,3 +52,24 @@ def test_a_bad_search_is_a_400_naming_it(client, path, params, named):
 @pytest.mark.parametrize("search", ['"', 'a"b', "'\"", " ", "\n\r", "AND", "*"])
 def test_no_search_text_is_a_server_error(client, path, search):
     assert client.get(path, {"search": search}).status_code == 200
+
+
+@pytest.mark.parametrize("path", MEDIA)
+def test_a_bad_field_filter_is_a_400_in_the_api_s_words(client, path):
+    """As the pages' and papers' filters say it, not Python's ValueError ("invalid literal
+    for int() with base 10")."""
+    response = client.get(path, {"id": "1", "title": "x", "order": "id"})
+    assert response.status_code == 200
+    field = "height" if "images" in path else "id"
+    response = client.get(path, {field: "1.5"})
+    assert response.status_code == 400
+    assert response.json() == {"message": f"{field} must be a non-negative integer"}
+
+
+def test_documents_are_still_filtered_by_tags(client):
+    tagged = Document.objects.create(title="Tagged", file=ContentFile(b"x", name="t.txt"))
+    tagged.tags.add("slides", "sigcomm")
+    Document.objects.create(title="Other", file=ContentFile(b"x", name="o.txt"))
+    assert titles(client, tags="slides") == ["Tagged"]
+    assert titles(client, tags="slides,sigcomm") == ["Tagged"]
+    assert titles(client, tags="slides,nope") == []

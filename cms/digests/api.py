@@ -116,6 +116,21 @@ class PagesAPIViewSet(PublicAPIMixin, WagtailPagesAPIViewSet):
         self.prefetch_for_serializer(pages)
         return pages
 
+    def get_serializer(self, *args, **kwargs):
+        """Wagtail's, noting the languages of the pages serialized (`content_languages`)."""
+        instance = args[0] if args else kwargs.get("instance")
+        pages = instance if kwargs.get("many") else [instance]
+        if instance is not None:
+            self.served_languages = {page.locale.language_code for page in pages}
+        return super().get_serializer(*args, **kwargs)
+
+    def content_languages(self) -> set[str]:
+        """The languages of the pages sent; of an empty listing, its `locale` if given."""
+        languages = getattr(self, "served_languages", set())
+        if not languages and (code := self.request.GET.get("locale")):
+            return {code}  # checked by LocaleFilter before any 200
+        return languages
+
     def depends_on_requester(self) -> bool:
         return depends_on_requester(self.request)
 

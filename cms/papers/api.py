@@ -4,6 +4,7 @@ A paper is shown only while a live, public digest shows it (`?locale=` narrows t
 digests of one language): see cms.papers.selectors.papers_on_public_pages.
 """
 
+from rest_framework.renderers import JSONRenderer
 from wagtail.api.v2.serializers import BaseSerializer
 from wagtail.api.v2.views import BaseAPIViewSet
 
@@ -47,6 +48,13 @@ class PapersAPIViewSet(CitationNegotiationMixin, PublicAPIMixin, BaseAPIViewSet)
         context = super().get_serializer_context()
         context[PAGE_LANGUAGE] = requested_language(self.request)
         return context
+
+    def content_languages(self) -> set[str]:
+        """`locale`'s language, that of the venue names (else the request's, as Django says).
+        A citation names the venue by its own name, so it is left to Django's rule."""
+        renderer = getattr(self.request, "accepted_renderer", None)
+        code = self.request.GET.get("locale")
+        return {code} if code and isinstance(renderer, JSONRenderer) else set()
 
     def depends_on_requester(self) -> bool:
         """Papers are shown through public digests, so whoever passes a view restriction may

@@ -100,3 +100,93 @@ def test_responses_are_compact_json_unless_indentation_is_asked_for(client, path
     indented = client.get(path, HTTP_ACCEPT="application/json; indent=4")
     assert indented.content.startswith(b'{\n    "meta": {')
     assert indented.json() == compact.json()
+
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+PUBLIC_ENDPOINTS = (PAGES_URL, "/api/v2/papers/", "/api/v2/images/", "/api/v2/documents/")
+
+
+@pytest.mark.parametrize("path", PUBLIC_ENDPOINTS)
+def test_production_answers_json_only(client, path, settings):
+    """DRF's browsable API (an HTML page with DRF's forms, which Wagtail adds to every API
+    view) is a developer's tool: in production a browser gets the JSON a front end gets."""
+    settings.DEBUG = False
+    browser = client.get(path, HTTP_ACCEPT=BROWSER_ACCEPT)
+    assert browser.status_code == 200
+    assert browser["Content-Type"] == "application/json"
+    assert "Accept" in browser["Vary"]  # `indent` in Accept still changes the body
+    html_only = client.get(path, HTTP_ACCEPT="text/html")
+    assert html_only.status_code == 406
+    assert "message" in html_only.json()
+    asked = client.get(path, {"format": "api"})
+    assert asked.status_code == 400
+    assert asked.json() == {"message": "format must be one of: json"}
+
+
+def test_a_page_detail_in_production_is_json_to_a_browser(client, settings):
+    settings.DEBUG = False
+    response = client.get(f"{PAGES_URL}{digest('Odin').pk}/", HTTP_ACCEPT=BROWSER_ACCEPT)
+    assert response["Content-Type"] == "application/json"
+
+
+def test_the_cached_api_keeps_json_only_in_production(client, settings, cached_api):
+    settings.DEBUG = False
+    for _ in range(2):  # a miss, then a hit
+        response = client.get(PAGES_URL, HTTP_ACCEPT=BROWSER_ACCEPT)
+        assert response["Content-Type"] == "application/json"
+
+
+def test_debug_keeps_the_browsable_api(client, settings):
+    settings.DEBUG = True
+    response = client.get(PAGES_URL, HTTP_ACCEPT="text/html")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    assert client.get(PAGES_URL, {"format": "api"})["Content-Type"].startswith("text/html")
+
+
+def content_language(client, path: str, browser: str, **params) -> str:
+    return client.get(path, params, HTTP_ACCEPT_LANGUAGE=browser)["Content-Language"]
+
+
+@pytest.mark.parametrize(("language", "browser"), [("zh-hant", "en"), ("en", "zh-TW")])
+def test_a_page_detail_names_the_page_s_language(client, language, browser):
+    """Content-Language says whom the content is for (RFC 9110, 8.5): a page's fields are in
+    its own language whatever the browser asks for, so a zh-hant page is zh-hant."""
+    url = f"{PAGES_URL}{digest('Odin', language).pk}/"
+    assert content_language(client, url, browser) == language
+
+
+def test_a_listing_names_the_languages_of_its_pages(client):
+    assert content_language(client, PAGES_URL, "en", locale="zh-hant") == "zh-hant"
+    assert content_language(client, PAGES_URL, "zh-TW", locale="en") == "en"
+    assert content_language(client, PAGES_URL, "en", limit="100") == "en, zh-hant"
+
+
+def test_an_empty_listing_names_the_locale_asked_for(client):
+    assert content_language(client, PAGES_URL, "en", locale="zh-hant", slug="none") == "zh-hant"
+
+
+def test_papers_name_the_language_of_their_venue_names(client):
+    """At /api/v2/papers/ venue names are in `locale`'s language, else the request's."""
+    papers = "/api/v2/papers/"
+    assert content_language(client, papers, "en", locale="zh-hant") == "zh-hant"
+    assert content_language(client, papers, "zh-TW", locale="en") == "en"
+    assert content_language(client, papers, "zh-TW") == "zh-hant"
+
+
+def test_an_error_names_the_language_of_its_message(client):
+    assert content_language(client, PAGES_URL, "zh-TW", limit="x", locale="en") == "zh-hant"
+
+
+def test_a_cached_detail_names_the_page_s_language(client, cached_api):
+    url = f"{PAGES_URL}{digest('Odin', 'zh-hant').pk}/"
+    for browser in ("en", "en", "zh-TW"):  # a miss, a hit, another language's miss
+        assert content_language(client, url, browser) == "zh-hant"
+
+
+@pytest.mark.parametrize("path", PUBLIC_ENDPOINTS)
+def test_options_names_only_the_formats_answered(client, path, settings):
+    settings.DEBUG = False
+    response = client.options(path)
+    assert response.status_code == 200
+    assert response.json()["renders"] == ["application/json"]

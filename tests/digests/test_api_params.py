@@ -1,5 +1,7 @@
 """Every bad query parameter is a 400 with a message naming it - never a 500."""
 
+from datetime import timedelta
+
 import pytest
 
 from .conftest import DIGEST_TYPE, PAGES_URL, digest
@@ -7,15 +9,15 @@ from .conftest import DIGEST_TYPE, PAGES_URL, digest
 pytestmark = pytest.mark.django_db
 
 BAD_LISTING_PARAMS = [
-    ({"limit": "abc"}, "limit must be a positive integer"),
-    ({"limit": "-1"}, "limit must be a positive integer"),
+    ({"limit": "abc"}, "limit must be a non-negative integer"),
+    ({"limit": "-1"}, "limit must be a non-negative integer"),
     ({"limit": "101"}, "limit cannot be higher than 100"),
     ({"limit": "99999999999999999999999"}, "limit must be at most"),
-    ({"offset": "-1"}, "offset must be a positive integer"),
-    ({"offset": "1e3"}, "offset must be a positive integer"),
-    ({"limit": "\uff15"}, "limit must be a positive integer"),  # a full-width 5
-    ({"format": "yaml"}, "format must be one of: api, json"),
-    ({"id": "\u0661\u0662"}, "id must be a positive integer"),  # Arabic-Indic 12
+    ({"offset": "-1"}, "offset must be a non-negative integer"),
+    ({"offset": "1e3"}, "offset must be a non-negative integer"),
+    ({"limit": "\uff15"}, "limit must be a non-negative integer"),  # a full-width 5
+    ({"format": "yaml"}, "format must be one of: json"),
+    ({"id": "\u0661\u0662"}, "id must be a non-negative integer"),  # Arabic-Indic 12
     ({"offset": "99999999999999999999999"}, "offset must be at most"),
     ({"type": "digests.NoSuchPage"}, "type doesn't exist"),
     ({"type": "papers.Paper"}, "type doesn't exist"),
@@ -28,19 +30,23 @@ BAD_LISTING_PARAMS = [
     ({"type": DIGEST_TYPE, "order": "topic"}, "cannot order by 'topic'"),
     ({"order": "random", "offset": "2"}, "random ordering with offset is not supported"),
     ({"locale": "xx"}, "locale 'xx' is not one of: en, zh-hant"),
-    ({"child_of": "abc"}, "child_of must be a positive integer"),
+    ({"child_of": "abc"}, "child_of must be a non-negative integer"),
     ({"child_of": "99999999999999999999"}, "child_of must be at most"),
     ({"child_of": "999999"}, "parent page doesn't exist"),
-    ({"descendant_of": "-4"}, "descendant_of must be a positive integer"),
-    ({"ancestor_of": "x"}, "ancestor_of must be a positive integer"),
-    ({"translation_of": "x"}, "translation_of must be a positive integer"),
+    ({"descendant_of": "-4"}, "descendant_of must be a non-negative integer"),
+    ({"ancestor_of": "x"}, "ancestor_of must be a non-negative integer"),
+    ({"translation_of": "x"}, "translation_of must be a non-negative integer"),
     ({"translation_of": "999999"}, "translation_of page doesn't exist"),
     ({"search": "x", "search_operator": "xor"}, "search_operator must be 'and' or 'or'"),
     ({"search": "x" * 201}, "search must be at most 200 characters"),
     ({"search": " ".join("abcdefghijk")}, "search must have at most 10 words"),
-    ({"type": DIGEST_TYPE, "reading_minutes": "abc"}, "reading_minutes must be a positive"),
+    (
+        {"type": DIGEST_TYPE, "reading_minutes": "abc"},
+        "reading_minutes must be a non-negative integer",
+    ),
     ({"type": DIGEST_TYPE, "paper": "99999999999999"}, "paper must be at most"),
     ({"first_published_at": "yesterday"}, "first_published_at must be an ISO 8601 date"),
+    ({"first_published_at": "2026-02-30"}, "first_published_at must be an ISO 8601 date"),
     ({"type": DIGEST_TYPE, "body": "x"}, "cannot filter by body"),
     ({"show_in_menus": "maybe"}, "show_in_menus must be true or false"),
     ({"title": "a\x00b"}, "null characters are not allowed"),
@@ -63,7 +69,7 @@ def test_bad_listing_parameter_is_a_400_naming_it(api_get, params, message):
     [
         ({"fields": "nope"}, "unknown fields: nope"),
         ({"locale": "xx"}, "locale 'xx' is not one of"),
-        ({"limit": "x"}, "limit must be a positive integer"),
+        ({"limit": "x"}, "limit must be a non-negative integer"),
     ],
 )
 def test_bad_detail_parameter_is_a_400(api_get, params, message):
@@ -196,3 +202,26 @@ def test_find_a_paper_ruled_out_by_its_search_is_not_found(client, api_get):
     found = api_get("/api/v2/papers/find/", id=paper.pk, search=paper.title.split()[0])
     assert found.status_code == 302
     assert client.get(found["Location"]).status_code == 200
+
+
+@pytest.mark.parametrize("name", ["limit", "offset"])
+def test_the_message_for_a_bad_count_admits_the_zero_it_accepts(api_get, name):
+    assert api_get(**{name: "0"}).status_code == 200
+    message = api_get(**{name: "-1"}).json()["message"]
+    assert message == f"{name} must be a non-negative integer"
+
+
+def test_a_date_filters_a_date_and_time_field_by_that_day(api_items):
+    """?first_published_at=2026-01-31 is the pages first published that day (UTC); a date and
+    time matches that instant exactly, as the description says."""
+    page = digest("Odin")
+    published = page.first_published_at
+
+    def ids(value: str) -> set[int]:
+        items = api_items(type=DIGEST_TYPE, locale="en", first_published_at=value, limit="100")
+        return {item["id"] for item in items}
+
+    assert page.pk in ids(published.date().isoformat())
+    assert page.pk not in ids((published - timedelta(days=1)).date().isoformat())
+    assert page.pk in ids(published.isoformat())
+    assert page.pk not in ids((published + timedelta(seconds=1)).isoformat())

@@ -62,9 +62,9 @@ def test_find_redirects_to_the_detail(client):
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"year": "abc"}, "year must be a positive integer"),
+        ({"year": "abc"}, "year must be a non-negative integer"),
         ({"limit": "101"}, "limit cannot be higher than 100"),
-        ({"offset": "-3"}, "offset must be a positive integer"),
+        ({"offset": "-3"}, "offset must be a non-negative integer"),
         ({"fields": "nope"}, "unknown fields: nope"),
         ({"order": "nope"}, "cannot order by 'nope'"),
         ({"order": "year,-authors"}, "cannot order by '-authors' (it holds many values)"),

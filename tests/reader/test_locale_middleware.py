@@ -76,10 +76,10 @@ def test_admin_users_own_language_wins(admin_client, admin_user, preferred):
 
 
 def test_api_messages_follow_the_browser(client):
-    response = client.get("/api/v2/pages/", {"limit": "x"}, HTTP_ACCEPT_LANGUAGE="zh-TW")
+    response = client.get("/api/v2/pages/", {"limit": ["1", "2"]}, HTTP_ACCEPT_LANGUAGE="zh-TW")
 
     assert response.status_code == 400
-    assert response.json() == {"message": "limit 必須是正整數"}
+    assert response.json() == {"message": "limit 出現不只一次"}
     assert "Accept-Language" in response["Vary"]
 
 
