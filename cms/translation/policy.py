@@ -13,6 +13,8 @@ in Wagtail's own views. What they cannot express, and what wagtail-localize's vi
 - stopping a translation detaches the page from its English source, after which its
   synchronized fields (images, links, numbers) may be edited: a decision about the site's
   structure, so only those who may delete the page may (not translators, who translate);
+- the same holds for overriding one synchronized value of a translation (wagtail-localize's
+  overridable segments: a figure's image, a link's address): translators translate text;
 - nothing with Simplified-only characters goes live on a zh-hant page, whoever publishes it
   (the zh-Hant guard), including scheduled publishing and workflow approval, which have no
   request to check (see `cms.translation.pages`);
@@ -126,6 +128,12 @@ def may_stop_translation(user, page: Page) -> bool:
     synchronized with English (cms.digests.blocks) anyone editing it may then change: for those
     who own the page's structure, as deleting it is, not for translators."""
     return may_delete(user, page)
+
+
+def may_override_synchronized(user, page: Page) -> bool:
+    """Replacing a value that stays synchronized with English (a figure's image, cms.digests.blocks)
+    on one translation is a decision about the page's structure, as stopping its translation is."""
+    return may_stop_translation(user, page)
 
 
 def may_convert_to_alias(user, page: Page) -> bool:
