@@ -23,6 +23,7 @@ from wagtail_localize.views.edit_translation import (
 )
 
 from cms.translation.policy import translation_into
+from cms.translation.tool_names import tool_name_to_store
 
 from . import checks, exchange, memory
 from .glossary import load_terms, plain_text, terms_in
@@ -69,7 +70,9 @@ def fill_from_memory_and_machine(translation: Translation, user, translator) -> 
             if value is None or value.data is None:
                 continue
             filled += 1
-            tool_name = str(MEMORY_TOOL_NAME) if origin == MEMORY else translator.display_name
+            tool_name = tool_name_to_store(
+                MEMORY_TOOL_NAME if origin == MEMORY else translator.display_name
+            )
             for string_id, context_id in places:
                 StringTranslation.objects.get_or_create(
                     translation_of_id=string_id,

@@ -11,15 +11,24 @@ at the same admin URLs (registered ahead of wagtail-localize's own in wagtail_ho
   previous translation (cms.translation.previous); "Publish immediately" is offered only to
   users who may publish every translation, and each is published through the policy's checks,
   the zh-Hant guard included;
-- converting a translation back into an alias is for administrators only.
+- converting a translation back into an alias is for administrators only;
+- stopping a translation, or overriding one of its synchronized values (a figure's image), is
+  for those who own the page's structure, not translators.
 """
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from wagtail.models import Locale, Page
-from wagtail_localize.views import convert, submit_translations, update_translations
+from wagtail_localize.models import Translation
+from wagtail_localize.views import (
+    convert,
+    edit_translation,
+    submit_translations,
+    update_translations,
+)
 from wagtail_localize.views.edit_translation import user_can_edit_instance
 
 from . import policy
@@ -137,3 +146,28 @@ def convert_to_alias(request, page_id: int):
     if not policy.may_convert_to_alias(request.user, page):
         raise PermissionDenied
     return convert.convert_to_alias(request, page_id)
+
+
+def translation_target(translation_id: int):
+    """The object a translation writes; 404 when either is gone."""
+    translation = get_object_or_404(Translation, id=translation_id)
+    try:
+        return translation.get_target_instance()
+    except ObjectDoesNotExist:
+        raise Http404 from None
+
+
+def stop_translation(request, translation_id: int):
+    """wagtail-localize's "Stop Synced translation", for those the policy lets detach the page."""
+    target = translation_target(translation_id)
+    if isinstance(target, Page) and not policy.may_stop_translation(request.user, target):
+        raise PermissionDenied
+    return edit_translation.stop_translation(request, translation_id)
+
+
+def edit_override(request, translation_id: int, overridable_segment_id: int):
+    """wagtail-localize's override of a synchronized value, for those the policy lets."""
+    target = translation_target(translation_id)
+    if isinstance(target, Page) and not policy.may_override_synchronized(request.user, target):
+        raise PermissionDenied
+    return edit_translation.edit_override(request, translation_id, overridable_segment_id)

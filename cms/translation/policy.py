@@ -10,6 +10,11 @@ in Wagtail's own views. What they cannot express, and what wagtail-localize's vi
 - translations flow from English into zh-hant: submitting the other way is for administrators;
 - converting a translation back into an alias puts the English text live on the zh-hant page,
   so only administrators may;
+- stopping a translation detaches the page from its English source, after which its
+  synchronized fields (images, links, numbers) may be edited: a decision about the site's
+  structure, so only those who may delete the page may (not translators, who translate);
+- the same holds for overriding one synchronized value of a translation (wagtail-localize's
+  overridable segments: a figure's image, a link's address): translators translate text;
 - nothing with Simplified-only characters goes live on a zh-hant page, whoever publishes it
   (the zh-Hant guard), including scheduled publishing and workflow approval, which have no
   request to check (see `cms.translation.pages`);
@@ -116,6 +121,19 @@ def may_edit_snippet(user, model: type[Model]) -> bool:
     grant the model permissions it reads (cms.translation.roles).
     """
     return policy_registry.get_by_type(model).user_has_permission(user, "change")
+
+
+def may_stop_translation(user, page: Page) -> bool:
+    """Stopping a translation turns the page into a page of its own, whose fields that stay
+    synchronized with English (cms.digests.blocks) anyone editing it may then change: for those
+    who own the page's structure, as deleting it is, not for translators."""
+    return may_delete(user, page)
+
+
+def may_override_synchronized(user, page: Page) -> bool:
+    """Replacing a value that stays synchronized with English (a figure's image, cms.digests.blocks)
+    on one translation is a decision about the page's structure, as stopping its translation is."""
+    return may_stop_translation(user, page)
 
 
 def may_convert_to_alias(user, page: Page) -> bool:

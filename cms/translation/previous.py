@@ -10,8 +10,12 @@ publishes. All through wagtail-localize's public models; it has no hook for this
 """
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy
 from wagtail_localize.models import StringSegment, StringTranslation, TranslationSource
+
+from .tool_names import tool_name_to_store
+
+PREVIOUS_TRANSLATION = gettext_lazy("previous translation (English changed, please review)")
 
 
 def segment_strings(source: TranslationSource) -> dict[int, int]:
@@ -20,7 +24,8 @@ def segment_strings(source: TranslationSource) -> dict[int, int]:
 
 
 def previous_translation_tool_name() -> str:
-    return gettext("previous translation (English changed, please review)")
+    """As stored, the same whoever synced (cms.translation.tool_names)."""
+    return tool_name_to_store(PREVIOUS_TRANSLATION)
 
 
 @transaction.atomic

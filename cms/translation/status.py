@@ -27,6 +27,8 @@ from wagtail_localize.models import StringSegment, StringTranslation, Translatio
 
 from cms.apicache.version import VISIBILITY_VERSION_KEY, read_through
 
+from .tool_names import tool_name_for_display
+
 # Summary states, most urgent first; a front end badges anything but "up_to_date".
 OUT_OF_DATE = "out_of_date"
 INCOMPLETE = "incomplete"
@@ -201,11 +203,12 @@ def json_datetime(value: str | None) -> datetime | None:
 
 def _translator(latest: dict[str, Any]) -> str:
     """Who made the latest translation, for the admin only: a person's full name, else their
-    login name; without a person, the tool ("seed import", "DeepL", "PO File")."""
+    login name; without a person, the tool ("seed import", "DeepL", "PO File"), in the reader's
+    language (cms.translation.tool_names)."""
     if latest.get("username"):
         full_name = f"{latest.get('first_name') or ''} {latest.get('last_name') or ''}".strip()
         return full_name or latest["username"]
-    return latest.get("tool") or ""
+    return tool_name_for_display(latest.get("tool") or "")
 
 
 # The columns a status is made of. Read as plain rows: model instances would load every column

@@ -118,6 +118,8 @@ class TranslationStatusReportView(SyncPermissionRequiredMixin, ReportView):
     index_results_url_name = "translation_status_report_results"
     filterset_class = TranslationStatusFilterSet
     paginate_by = 50
+    # Headings wrap and actions do not (admin.css), so every row's actions fit a laptop's width.
+    table_classname = "listing translation-status-listing"
     columns = [
         EditLinkTitleColumn("title", label=_("Translated page"), width="28%"),
         StatusColumn("state", label=_("Status")),
@@ -141,7 +143,7 @@ class TranslationStatusReportView(SyncPermissionRequiredMixin, ReportView):
         StatusDateColumn(
             "translated_at", label=_("Translated at"), accessor=lambda s: s.translated_at
         ),
-        ActionsColumn("actions", label=_("Actions")),
+        ActionsColumn("actions", label=_("Actions"), classname="translation-actions"),
     ]
     export_headings = {
         "title": _("Translated page"),

@@ -2,7 +2,8 @@
 
 Every check of who may do what is `cms.translation.policy`; the hooks here only put it on each
 admin path: Wagtail's page views and bulk actions through their `before_*` hooks, and
-wagtail-localize's submit, update and convert views by serving our subclasses at their URLs.
+wagtail-localize's submit, update, stop, override and convert views by serving our subclasses
+and wrappers at their URLs.
 """
 
 from django.contrib import messages
@@ -45,6 +46,16 @@ def replace_localize_views():
             "update/<int:translation_source_id>/",
             localize_views.UpdateTranslationsView.as_view(),
             name="update_translations",
+        ),
+        path(
+            "translate/<int:translation_id>/overrides/<int:overridable_segment_id>/edit/",
+            localize_views.edit_override,
+            name="edit_override",
+        ),
+        path(
+            "translate/<int:translation_id>/disable/",
+            localize_views.stop_translation,
+            name="stop_translation",
         ),
         path(
             "page/<int:page_id>/convert_to_alias/",

@@ -59,3 +59,32 @@ def test_edit_this_paper_is_shown_only_to_those_who_may_edit_papers(
     else:
         assert link.is_visible()
         assert link.get_attribute("href") == f"/admin/snippets/papers/paper/edit/{paper.pk}/"
+
+
+@pytest.mark.parametrize("who", ["translator", "admin"])
+def test_stop_and_convert_are_offered_only_to_administrators(
+    new_browser_page,  # noqa: F811
+    seeded_live_server,
+    who,
+):
+    if who == "translator":
+        member(TRANSLATORS, "translator", password="translator")
+    else:
+        get_user_model().objects.create_superuser("admin", "admin@example.com", "admin")
+    zh = DigestPage.objects.get(
+        locale__language_code="en", short_name="FabricPerf"
+    ).get_translation(Locale.objects.get(language_code="zh-hant"))
+    browser_page = new_browser_page()
+    log_in(browser_page, who)
+
+    browser_page.goto(f"/admin/pages/{zh.pk}/edit/")
+    footer = browser_page.locator(".js-translation-editor footer")
+    footer.wait_for()
+    footer.locator(".w-dropdown__toggle").first.click()
+    stop = footer.get_by_text("Stop Synced translation")
+    convert = footer.get_by_text("Convert to alias page")
+    stop.wait_for(state="attached")
+    if who == "translator":
+        assert not stop.is_visible() and not convert.is_visible()
+    else:
+        assert stop.is_visible() and convert.is_visible()

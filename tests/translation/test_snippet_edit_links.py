@@ -56,13 +56,16 @@ def edit_form_html(client, page) -> str:
 
 
 def test_a_stopped_translation_s_paper_chooser_has_no_edit_link_for_translators(
-    client, translator, digest_en, digest_zh
+    client, translator, admin_user, digest_en, digest_zh
 ):
-    client.force_login(translator)
+    # Stopping is for administrators (cms.translation.policy.may_stop_translation); the
+    # translator then edits the page in Wagtail's own editor.
+    client.force_login(admin_user)
     translation = Translation.objects.get(
         source__object_id=digest_en.translation_key, target_locale=digest_zh.locale
     )
     client.post(reverse("wagtail_localize:stop_translation", args=[translation.pk]))
+    client.force_login(translator)
 
     html = edit_form_html(client, digest_zh)
 
