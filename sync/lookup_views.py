@@ -25,15 +25,16 @@ from django.utils.translation import gettext_lazy
 from django.views.generic import View
 from wagtail.admin.auth import permission_denied
 from wagtail.admin.modal_workflow import render_modal_workflow
+from wagtail.permission_policies import ModelPermissionPolicy
 
 from cms.papers.extensions import chooser_creation_panel
 from cms.papers.models import Paper
 
 from . import lookup, services
 from .identifiers import UnrecognisedIdentifier
-from .views import paper_permission
 
 FOUND_KEPT_SECONDS = 15 * 60
+paper_permission = ModelPermissionPolicy(Paper)
 
 
 def may_add_papers(user) -> bool:
