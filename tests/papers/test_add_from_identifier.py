@@ -116,3 +116,16 @@ def test_translators_may_not_add_papers(client, lookup_upstream, url):
     assert lookup_upstream.log == []  # not even looked up
     html = client.get(reverse("wagtailsnippets_papers_paper:list")).content.decode()
     assert "Add from identifier" not in html
+
+
+def test_a_source_answering_in_another_shape_is_named_to_the_editor(editor, lookup_upstream):
+    from tests.sync.test_lookup import works_as_one_object
+
+    lookup_upstream.transform = works_as_one_object
+    title = "Alibaba HPN: A Data Center Network for Large Language Model Training"
+    html = editor.post(PAGE_URL, {"identifier": f"{title} SIGCOMM 2024"}).content.decode()
+    warning = html.split("data-lookup-unanswered", 1)[1].split("</div>", 1)[0]
+    assert "Some sources did not answer" in warning
+    assert "crossref: unexpected response shape" in warning
+    assert "openalex: unexpected response shape" in warning
+    assert "data-lookup-candidates" in html and title in html  # what the others gave
