@@ -174,6 +174,24 @@ def test_semantic_scholar_title_match_and_404_for_no_match():
 
 
 @responses.activate
+@pytest.mark.parametrize(
+    "reshape",
+    [
+        lambda answer: answer["data"],  # the matches without the object around them
+        lambda answer: {"data": answer["data"][0]},  # one match, not a list of them
+    ],
+    ids=["list", "data-object"],
+)
+def test_semantic_scholar_title_match_of_another_shape_is_named_as_the_others_name_it(reshape):
+    url = "https://api.semanticscholar.org/graph/v1/paper/search/match"
+    responses.get(url, json=reshape(load("semanticscholar/match_swing.json")))
+    result = source("semanticscholar").fetch([SWING])
+    assert result.records == {}
+    assert result.errors[SWING.paper_id].startswith("semanticscholar: unexpected response shape")
+    assert result.retry_later == set()
+
+
+@responses.activate
 def test_html_and_truncated_bodies_are_errors_not_crashes():
     responses.get(
         "https://api.crossref.org/works",
