@@ -46,7 +46,11 @@ _SEMANTIC_SCHOLAR = re.compile(
     re.I,
 )
 _URL = re.compile(r"^\w+://", re.I)
-_YEAR = re.compile(r"[\s,(]+((?:19|20)\d{2})\)?$")
+# From the start of a run of separators only: searched from each of its characters, a long
+# run would take time quadratic in its length.
+_YEAR = re.compile(r"(?<![\s,(])[\s,(]+((?:19|20)\d{2})\)?$")
+# Longer than any title the site keeps (500 characters) with its venue and year, or any DOI.
+MAX_CHARS = 600
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
@@ -75,6 +79,11 @@ def recognise(text: str) -> Identifier:
                 "Enter a DOI, a DBLP, arXiv, USENIX, OpenAlex or Semantic Scholar link or id, "
                 "or a title."
             )
+        )
+    if len(raw) > MAX_CHARS:
+        raise UnrecognisedIdentifier(
+            _("That is too long for an identifier or a title (at most %(max)s characters).")
+            % {"max": MAX_CHARS}
         )
     if match := _DOI.match(raw):
         doi = match.group(1).rstrip(".").lower()

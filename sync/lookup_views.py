@@ -25,15 +25,16 @@ from django.utils.translation import gettext_lazy
 from django.views.generic import View
 from wagtail.admin.auth import permission_denied
 from wagtail.admin.modal_workflow import render_modal_workflow
+from wagtail.permission_policies import ModelPermissionPolicy
 
 from cms.papers.extensions import chooser_creation_panel
 from cms.papers.models import Paper
 
 from . import lookup, services
-from .identifiers import UnrecognisedIdentifier
-from .views import paper_permission
+from .identifiers import MAX_CHARS, UnrecognisedIdentifier
 
 FOUND_KEPT_SECONDS = 15 * 60
+paper_permission = ModelPermissionPolicy(Paper)
 
 
 def may_add_papers(user) -> bool:
@@ -65,7 +66,8 @@ class AddFromIdentifierView(View):
             try:
                 found = lookup.look_up(text)
             except (UnrecognisedIdentifier, lookup.NotFound) as error:
-                return self.render({"identifier": text, "error": str(error)})
+                # shown again to correct, as much of it as may be looked up
+                return self.render({"identifier": text[:MAX_CHARS], "error": str(error)})
         if found.existing_id:
             return self.done(Paper.objects.get(pk=found.existing_id), created=False)
         if token and not found.problem and not found.candidates:
@@ -106,6 +108,7 @@ class AddFromIdentifierView(View):
             **context,
             "action_url": reverse("sync_lookup_chooser" if self.in_chooser else "sync_lookup"),
             "in_chooser": self.in_chooser,
+            "max_chars": MAX_CHARS,
         }
         if self.in_chooser:
             extras = render_to_string("sync/lookup_chooser_panel.html", context, self.request)
@@ -133,5 +136,9 @@ def chooser_panel_html(request) -> str:
     """The identifier form above the chooser's "New paper" form, for those who may add."""
     if not may_add_papers(request.user):
         return ""
-    context = {"action_url": reverse("sync_lookup_chooser"), "in_chooser": True}
+    context = {
+        "action_url": reverse("sync_lookup_chooser"),
+        "in_chooser": True,
+        "max_chars": MAX_CHARS,
+    }
     return render_to_string("sync/lookup_form.html", context, request)

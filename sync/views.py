@@ -18,22 +18,28 @@ from wagtail.admin.filters import WagtailFilterSet
 from wagtail.admin.ui.tables import Column, DateColumn, TitleColumn
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.admin.views.reports import ReportView
-from wagtail.permission_policies import ModelPermissionPolicy
 
 from cms.ops.background import start_after_commit
 from cms.papers.models import LOCKABLE_FIELDS, Paper
+from cms.translation.policy import may_edit_snippet
 
 from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
 from .tasks import sync_paper
 
-paper_permission = ModelPermissionPolicy(Paper)
+
+def may_sync_papers(user) -> bool:
+    """The sync's screens, menu, Sync buttons and "Sync now" are for those who may edit papers
+    (cms.translation.policy: editors, not translators). Every one of them asks here."""
+    return may_edit_snippet(user, Paper)
 
 
 class EditorOnlyMixin:
-    """Sync screens are for those who may edit papers."""
+    """Sync listings are for those who may sync papers; others are sent home, as Wagtail does."""
 
-    permission_policy = paper_permission
-    permission_required = "change"
+    def dispatch(self, request, *args, **kwargs):
+        if not may_sync_papers(request.user):
+            return permission_denied(request)
+        return super().dispatch(request, *args, **kwargs)
 
 
 class SyncDetailView(WagtailAdminTemplateMixin, TemplateView):
@@ -46,7 +52,7 @@ class SyncDetailView(WagtailAdminTemplateMixin, TemplateView):
     listing_label = ""
 
     def dispatch(self, request, *args, **kwargs):
-        if not paper_permission.user_has_permission(request.user, "change"):
+        if not may_sync_papers(request.user):
             return permission_denied(request)
         self.object = get_object_or_404(self.model, pk=kwargs["pk"])
         return super().dispatch(request, *args, **kwargs)
@@ -192,7 +198,7 @@ class PaperSyncDetailView(SyncDetailView):
 def sync_now(request, pk: int):
     """Start a sync of one paper once this request's transaction has committed; the answer
     never waits for it (cms/ops/background.py)."""
-    if not paper_permission.user_has_permission(request.user, "change"):
+    if not may_sync_papers(request.user):
         return permission_denied(request)
     paper = get_object_or_404(Paper, pk=pk)
     busy = PaperSyncState.objects.filter(

@@ -49,7 +49,7 @@ def sync_admin_urls():
 
 class EditorMenuItem(MenuItem):
     def is_shown(self, request):
-        return views.paper_permission.user_has_permission(request.user, "change")
+        return views.may_sync_papers(request.user)
 
 
 @hooks.register("register_admin_menu_item")
@@ -68,7 +68,7 @@ def sync_menu():
 
 @hooks.register("register_snippet_listing_buttons")
 def paper_sync_button(snippet, user, next_url=None):
-    if isinstance(snippet, Paper):
+    if isinstance(snippet, Paper) and views.may_sync_papers(user):
         yield ListingButton(
             _("Sync"), reverse("sync_paper", args=[snippet.pk]), icon_name="resubmit", priority=50
         )

@@ -36,8 +36,8 @@ RETRIED_STATUSES = frozenset({408, 429})
 
 @dataclass(frozen=True)
 class Outcome:
-    """What an attempt did ("delivered", "retry", "failed", "busy", "done", "gone", "not-due")
-    and, when the delivery must be tried again, in how many seconds."""
+    """What an attempt did ("delivered", "retry", "failed", "busy", "done", "gone", "not-due",
+    "superseded") and, when the delivery must be tried again, in how many seconds."""
 
     status: str
     retry_in: float | None = None
@@ -137,7 +137,12 @@ def attempt(delivery_id: int) -> Outcome:
 
 
 def settle(delivery: Delivery, answer: Answer, *, retry: bool) -> Outcome:
-    """Write the attempt's outcome; schedule nothing (the caller does, from `retry_in`)."""
+    """Write the attempt's outcome; schedule nothing (the caller does, from `retry_in`).
+
+    Only while the attempt still owns the row (same attempt count and claim time): once its
+    lease ran out and the delivery was resent or claimed again, its outcome is another
+    attempt's business and counts neither for nor against the endpoint ("superseded").
+    """
     now = timezone.now()
     fields = {
         "response_code": answer.code,
@@ -151,21 +156,32 @@ def settle(delivery: Delivery, answer: Answer, *, retry: bool) -> Outcome:
     retryable = retry and (
         answer.code is None or answer.code in RETRIED_STATUSES or answer.code >= 500
     )
+    if succeeded:
+        outcome = Outcome("delivered")
+        written = {"status": Delivery.Status.SUCCEEDED, "next_attempt_at": None}
+    elif retryable and delivery.attempts <= len(delays):
+        delay = float(delays[delivery.attempts - 1])
+        if answer.retry_after is not None:
+            delay = max(delay, min(answer.retry_after, settings.WEBHOOK_RETRY_AFTER_MAX))
+        outcome = Outcome("retry", delay)
+        written = {"next_attempt_at": now + timedelta(seconds=delay)}
+    else:
+        outcome = Outcome("failed")
+        written = {"status": Delivery.Status.FAILED, "next_attempt_at": None}
     with transaction.atomic():
-        row = Delivery.objects.filter(pk=delivery.pk, attempts=delivery.attempts)
+        owned = Delivery.objects.filter(
+            pk=delivery.pk,
+            status=Delivery.Status.PENDING,
+            attempts=delivery.attempts,
+            last_attempt_at=delivery.last_attempt_at,
+        ).update(**written, **fields)
+        if not owned:
+            return Outcome("superseded")
         if succeeded:
-            row.update(status=Delivery.Status.SUCCEEDED, next_attempt_at=None, **fields)
             Endpoint.objects.filter(pk=delivery.endpoint_id).update(consecutive_failures=0)
-            return Outcome("delivered")
-        if retryable and delivery.attempts <= len(delays):
-            delay = float(delays[delivery.attempts - 1])
-            if answer.retry_after is not None:
-                delay = max(delay, min(answer.retry_after, settings.WEBHOOK_RETRY_AFTER_MAX))
-            row.update(next_attempt_at=now + timedelta(seconds=delay), **fields)
-            return Outcome("retry", delay)
-        row.update(status=Delivery.Status.FAILED, next_attempt_at=None, **fields)
-        count_failure(delivery.endpoint_id)
-        return Outcome("failed")
+        elif outcome.status == "failed":
+            count_failure(delivery.endpoint_id)
+        return outcome
 
 
 def count_failure(endpoint_id: int) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from .models import TEST_EVENT, Delivery, Endpoint
@@ -92,15 +93,27 @@ def enqueue_test_event(endpoint: Endpoint) -> Delivery:
     return delivery
 
 
+class DeliveryBusy(Exception):
+    """An attempt holds the delivery (its lease has not run out): it is being sent now."""
+
+
 def resend(delivery: Delivery) -> None:
-    """Deliver again, with the same webhook-id and a fresh run of retries."""
-    Delivery.objects.filter(pk=delivery.pk).update(
+    """Deliver again, with the same webhook-id and a fresh run of retries.
+
+    Refused (DeliveryBusy, nothing changed) while an attempt holds the lease: clearing it would
+    let a second attempt run alongside the first, and the receiver get the event twice.
+    """
+    now = timezone.now()
+    free = Q(leased_until__isnull=True) | Q(leased_until__lte=now)
+    reset = Delivery.objects.filter(free, pk=delivery.pk).update(
         status=Delivery.Status.PENDING,
         attempts=0,
-        next_attempt_at=timezone.now(),
+        next_attempt_at=now,
         leased_until=None,
         error="",
     )
+    if not reset:
+        raise DeliveryBusy(delivery.pk)
     send_after_commit(delivery.pk)
 
 

@@ -268,8 +268,18 @@ class ResendView(ConfirmView):
     button = gettext_lazy("Resend")
 
     def post(self, request, *args, **kwargs):
-        outbox.resend(self.object)
-        messages.success(self.request, _("Delivery queued again."))
+        try:
+            outbox.resend(self.object)
+        except outbox.DeliveryBusy:
+            messages.error(
+                self.request,
+                _(
+                    "This delivery is being sent right now; resend it once this attempt has "
+                    "finished."
+                ),
+            )
+        else:
+            messages.success(self.request, _("Delivery queued again."))
         return redirect("webhook_deliveries:inspect", self.object.pk)
 
 

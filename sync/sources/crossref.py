@@ -85,10 +85,7 @@ class CrossrefSource(Source):
                 params["filter"] = years
         else:
             return []
-        data = self.get_json(WORKS_PATH, params=params)
-        with self.shape_checked("crossref"):
-            items = data["message"]["items"]
-        return self.parse_all(items if isinstance(items, list) else [], self.parse_work)
+        return self._works(params)  # read as a sync reads it: another shape is an error
 
     def parse_work(self, work: dict[str, Any]) -> PaperRecord | None:
         if not isinstance(work, dict):

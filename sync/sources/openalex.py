@@ -102,10 +102,9 @@ class OpenAlexSource(Source):
         with self.shape_checked("openalex"):
             for page in range(1, MAX_PAGES + 1):
                 data = self.get_json(WORKS_PATH, params={**params, "page": page})
-                if not isinstance(data["results"], list):
-                    raise TypeError("results is not a list")
-                works += data["results"]
-                if len(works) >= data["meta"]["count"] or not data["results"]:
+                results = _results(data)
+                works += results
+                if len(works) >= data["meta"]["count"] or not results:
                     break
         return self.parse_all(works, self.parse_work)
 
@@ -116,7 +115,12 @@ class OpenAlexSource(Source):
                 params=self._params(select=SELECT),
                 missing_ok=True,
             )
-            return self.parse_all([work] if work else [], self.parse_work)
+            if work is None:  # 404: no such work
+                return []
+            with self.shape_checked("openalex"):
+                if not isinstance(work, dict):
+                    raise TypeError("the work is not an object")
+            return self.parse_all([work], self.parse_work)
         if identifier.kind == DOI:
             value = f"doi:{identifier.value}"
         elif identifier.kind == ARXIV:  # arXiv registers DOIs for its papers: 10.48550/arXiv.<id>
@@ -130,9 +134,9 @@ class OpenAlexSource(Source):
         data = self.get_json(
             WORKS_PATH, params=self._params(filter=value, select=SELECT, **{"per-page": 10})
         )
-        with self.shape_checked("openalex"):
-            works = data["results"]
-        return self.parse_all(works if isinstance(works, list) else [], self.parse_work)
+        with self.shape_checked("openalex"):  # as a sync reads it: another shape is an error
+            works = _results(data)
+        return self.parse_all(works, self.parse_work)
 
     def parse_work(self, work: dict[str, Any]) -> PaperRecord | None:
         if not isinstance(work, dict):
@@ -194,6 +198,14 @@ class OpenAlexSource(Source):
             venue=clean_text((location.get("source") or {}).get("display_name")),
             is_preprint=work.get("type") == "preprint",
         )
+
+
+def _results(data: Any) -> list:
+    """A `/works` answer's `results`; read inside `shape_checked` (not a list: TypeError)."""
+    results = data["results"]
+    if not isinstance(results, list):
+        raise TypeError("results is not a list")
+    return results
 
 
 def _phrase(title: str) -> str:

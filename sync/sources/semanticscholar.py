@@ -95,25 +95,25 @@ class SemanticScholarSource(Source):
         for _page in range(MAX_BULK_PAGES):
             data = self.get_json(BULK_PATH, params=params, headers=self._headers())
             with self.shape_checked("semanticscholar"):
-                papers = data["data"]
+                papers = _papers(data["data"])
                 token = data.get("token")
-            records += self.parse_all(papers or [], self.parse_paper)
+            records += self.parse_all(papers, self.parse_paper)
             if not token:
                 break
             params = {**params, "token": token}
         return records
 
     def _match(self, query: PaperQuery) -> list[PaperRecord]:
-        try:
-            data = self.get_json(
-                MATCH_PATH,
-                params={"query": query.title, "fields": FIELDS},
-                headers=self._headers(),
-                missing_ok=True,
-            )
-            papers = (data or {}).get("data") or []
-        except AttributeError as error:  # an answer that is not an object
-            raise SourceError(str(error)) from error
+        data = self.get_json(
+            MATCH_PATH,
+            params={"query": query.title, "fields": FIELDS},
+            headers=self._headers(),
+            missing_ok=True,
+        )
+        if data is None:  # 404: nothing matches
+            return []
+        with self.shape_checked("semanticscholar"):
+            papers = _papers(data.get("data"))
         return self.parse_all(papers, self.parse_paper)
 
     def resolve(self, identifier: Identifier) -> list[PaperRecord]:
@@ -161,3 +161,12 @@ class SemanticScholarSource(Source):
             is_preprint=venue.lower() in {"arxiv", "arxiv.org"}
             and "Conference" not in (paper.get("publicationTypes") or []),
         )
+
+
+def _papers(value: Any) -> list:
+    """An answer's `data`: a list of papers, or none (read inside `shape_checked`)."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise TypeError("data is not a list")
+    return value

@@ -1,6 +1,8 @@
 """ "Add from identifier" in the admin: the Papers listing's page and the digest's paper chooser,
 against the local stand-in serving recorded answers (tests/sync/conftest.py)."""
 
+import time
+
 import pytest
 from django.urls import reverse
 
@@ -116,3 +118,34 @@ def test_translators_may_not_add_papers(client, lookup_upstream, url):
     assert lookup_upstream.log == []  # not even looked up
     html = client.get(reverse("wagtailsnippets_papers_paper:list")).content.decode()
     assert "Add from identifier" not in html
+
+
+def test_a_source_answering_in_another_shape_is_named_to_the_editor(editor, lookup_upstream):
+    from tests.sync.test_lookup import works_as_one_object
+
+    lookup_upstream.transform = works_as_one_object
+    title = "Alibaba HPN: A Data Center Network for Large Language Model Training"
+    html = editor.post(PAGE_URL, {"identifier": f"{title} SIGCOMM 2024"}).content.decode()
+    warning = html.split("data-lookup-unanswered", 1)[1].split("</div>", 1)[0]
+    assert "Some sources did not answer" in warning
+    assert "crossref: unexpected response shape" in warning
+    assert "openalex: unexpected response shape" in warning
+    assert "data-lookup-candidates" in html and title in html  # what the others gave
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Congestion control in" + " , (" * 20_000,  # a run of separators a year may follow
+        "10.1145/" + "9" * 100_000,  # a "DOI" no registry would issue
+    ],
+    ids=["separators", "doi"],
+)
+def test_input_too_long_for_any_identifier_is_refused_at_once(editor, lookup_upstream, text):
+    count = Paper.objects.count()
+    started = time.monotonic()
+    html = editor.post(PAGE_URL, {"identifier": text}).content.decode()
+    assert time.monotonic() - started < 3  # the web worker is not held reading it
+    assert "too long" in html and text not in html  # said so, not echoed back whole
+    assert lookup_upstream.log == []  # no source is sent it
+    assert Paper.objects.count() == count

@@ -9,9 +9,11 @@ from django.urls import reverse
 
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper
+from cms.translation.roles import EDITORS, TRANSLATORS
 from sync import tasks
 from sync.models import PaperChange, SyncRun
 from sync.politeness import reset_breakers
+from tests.users import member
 from tests.workers import wait_for
 
 pytestmark = pytest.mark.django_db
@@ -152,3 +154,40 @@ def test_screens_are_for_paper_editors_only(client, django_capture_on_commit_cal
         response = client.post(reverse("sync_paper_now", args=[paper.pk]))
     assert (response.status_code, response["Location"]) == (302, home)
     assert callbacks == []
+
+
+def test_a_translator_gets_no_sync_menu_screens_or_sync_now(
+    client, django_capture_on_commit_callbacks
+):
+    """Translators may not edit papers: each way into the sync (the menu, a screen, a direct
+    POST to Sync now) refuses them, while an editor in the same admin gets all three."""
+    paper = bytescale()
+    home = reverse("wagtailadmin_home")
+    client.force_login(member(EDITORS, "ed"))
+    assert "Metadata sync" in client.get(home).content.decode()
+    assert client.get(reverse("sync_paper", args=[paper.pk])).status_code == 200
+
+    client.force_login(member(TRANSLATORS, "tr"))
+    dashboard = client.get(home)
+    assert dashboard.status_code == 200 and "Metadata sync" not in dashboard.content.decode()
+    for name, args in [("sync_runs", []), ("sync_paper", [paper.pk])]:
+        response = client.get(reverse(name, args=args))
+        assert (response.status_code, response["Location"]) == (302, home), name
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = client.post(reverse("sync_paper_now", args=[paper.pk]))
+    assert (response.status_code, response["Location"]) == (302, home)
+    assert callbacks == [] and not SyncRun.objects.exists()
+
+
+def test_the_sync_button_is_only_on_listings_of_those_who_may_sync(client):
+    """A user who may view papers but not edit them sees no Sync button leading to a refusal."""
+    user = User.objects.create_user("viewer", "v@example.org", "pw")
+    user.user_permissions.add(
+        Permission.objects.get(codename="access_admin"),
+        Permission.objects.get(codename="view_paper"),
+    )
+    client.force_login(user)
+    listing = client.get(reverse("wagtailsnippets_papers_paper:list"))
+    first = Paper.objects.order_by("-year", "title").first()
+    assert listing.status_code == 200 and first.title in listing.content.decode()
+    assert reverse("sync_paper", args=[first.pk]) not in listing.content.decode()

@@ -212,6 +212,39 @@ def test_sources_failing_mid_lookup_are_named_and_the_rest_is_kept(upstream):
     assert fields["dblp_key"] == "semanticscholar"
 
 
+def works_as_one_object(source: str, data):
+    """Crossref's `message.items` and OpenAlex's `results` (each documented as a list) sent as
+    their first work alone; the rest of each answer as recorded."""
+    if source == "crossref":
+        data["message"]["items"] = next(iter(data["message"]["items"]), {})
+    elif source == "openalex":
+        data["results"] = next(iter(data["results"]), {})
+    return data
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("text", [HPN_DOI, f"{HPN_TITLE} SIGCOMM 2024"])
+def test_an_answer_of_another_shape_is_named_as_a_sync_names_it(upstream, text):
+    """A list that is not a list is the sync's "unexpected response shape", not "nothing
+    found": the editor is told those sources did not answer."""
+    upstream.transform = works_as_one_object
+    found = lookup.look_up(text)
+    for name in ("crossref", "openalex"):
+        assert found.unanswered[name].startswith(f"{name}: unexpected response shape"), name
+        assert len(upstream.requests_to(name)) == 1, name  # not asked again as "nothing found"
+    assert found.title == HPN_TITLE or found.candidates[0].title == HPN_TITLE  # from the others
+
+
+@pytest.mark.django_db
+def test_a_single_work_of_another_shape_is_named_too(upstream):
+    """OpenAlex's `/works/{id}` answers one Work object; a list instead is no "nothing found"."""
+    upstream.transform = lambda source, data: [data] if source == "openalex" else data
+    with pytest.raises(lookup.NotFound) as raised:
+        lookup.look_up("https://openalex.org/W4401000001")
+    assert "not every source answered" in str(raised.value)
+    assert "openalex: unexpected response shape" in str(raised.value)
+
+
 @pytest.mark.django_db
 def test_a_source_that_does_not_answer_in_time_is_named(upstream, settings):
     settings.SYNC_TIMEOUT = (1.0, 5.0)

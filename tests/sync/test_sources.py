@@ -174,6 +174,24 @@ def test_semantic_scholar_title_match_and_404_for_no_match():
 
 
 @responses.activate
+@pytest.mark.parametrize(
+    "reshape",
+    [
+        lambda answer: answer["data"],  # the matches without the object around them
+        lambda answer: {"data": answer["data"][0]},  # one match, not a list of them
+    ],
+    ids=["list", "data-object"],
+)
+def test_semantic_scholar_title_match_of_another_shape_is_named_as_the_others_name_it(reshape):
+    url = "https://api.semanticscholar.org/graph/v1/paper/search/match"
+    responses.get(url, json=reshape(load("semanticscholar/match_swing.json")))
+    result = source("semanticscholar").fetch([SWING])
+    assert result.records == {}
+    assert result.errors[SWING.paper_id].startswith("semanticscholar: unexpected response shape")
+    assert result.retry_later == set()
+
+
+@responses.activate
 def test_html_and_truncated_bodies_are_errors_not_crashes():
     responses.get(
         "https://api.crossref.org/works",
@@ -193,12 +211,37 @@ def test_html_and_truncated_bodies_are_errors_not_crashes():
     assert openalex.records == {} and "malformed JSON" in openalex.errors[1]
 
 
+def recorded_with(path: str, key: str, value) -> dict:
+    """A recorded answer (each API's own schema) with its list of works at `key` replaced."""
+    data = load(path)
+    *outer, last = key.split(".")
+    node = data
+    for part in outer:
+        node = node[part]
+    node[last] = value(node[last])
+    return data
+
+
 @responses.activate
 @pytest.mark.parametrize(
     "name, url, body",
     [
-        ("crossref", "https://api.crossref.org/works", {"message": {"items": "none"}}),
-        ("openalex", "https://api.openalex.org/works", {"meta": {"count": 1}}),
+        # the list of works sent as its first work alone, or missing
+        (
+            "crossref",
+            "https://api.crossref.org/works",
+            recorded_with("crossref/works_sigcomm.json", "message.items", lambda v: v[0]),
+        ),
+        (
+            "openalex",
+            "https://api.openalex.org/works",
+            recorded_with("openalex/works_by_doi.json", "results", lambda v: v[0]),
+        ),
+        (
+            "openalex",
+            "https://api.openalex.org/works",
+            recorded_with("openalex/works_by_doi.json", "results", lambda v: None),
+        ),
     ],
 )
 def test_json_of_another_shape_is_an_error_for_every_paper_of_the_batch(name, url, body):

@@ -221,3 +221,17 @@ def test_a_test_event_reaches_a_disabled_endpoint(admin_client, endpoint, receiv
     assert receiver.payloads()[0]["type"] == "webhook.test"
     endpoint.refresh_from_db()
     assert not endpoint.active  # still the admin's to turn on
+
+
+def test_resend_while_an_attempt_is_under_way_is_refused_and_says_so(admin_client, endpoint):
+    from cms.webhooks import deliveries, outbox
+
+    delivery = outbox.enqueue_test_event(endpoint)
+    deliveries.claim(delivery.pk)  # the worker is sending it now
+    before = Delivery.objects.filter(pk=delivery.pk).values().get()
+    response = admin_client.post(
+        reverse("webhook_deliveries:resend", args=[delivery.pk]), follow=True
+    )
+    assert "being sent right now" in response.content.decode()
+    assert "Delivery queued again." not in response.content.decode()
+    assert Delivery.objects.filter(pk=delivery.pk).values().get() == before

@@ -178,3 +178,36 @@ def test_a_killed_attempts_lease_keeps_others_off_until_it_runs_out(delivery, re
     time.sleep(busy.retry_in)
     assert deliveries.attempt(delivery.pk).status == "delivered"
     assert [r.webhook_id for r in receiver.received] == [delivery.webhook_id]
+
+
+def test_resend_is_refused_while_an_attempt_holds_the_delivery(delivery, receiver):
+    assert isinstance(deliveries.claim(delivery.pk), Delivery)  # an attempt under way
+    before = Delivery.objects.filter(pk=delivery.pk).values().get()
+    with pytest.raises(outbox.DeliveryBusy):
+        outbox.resend(delivery)
+    assert Delivery.objects.filter(pk=delivery.pk).values().get() == before
+    assert deliveries.attempt(delivery.pk).status == "busy"  # no second attempt alongside
+    assert receiver.received == []
+
+
+def test_an_attempt_that_lost_the_delivery_settles_nothing(delivery, receiver, settings):
+    settings.WEBHOOK_DISABLE_AFTER_FAILURES = 1
+    first = deliveries.claim(delivery.pk)  # an attempt that stalls past its lease
+    Delivery.objects.filter(pk=delivery.pk).update(leased_until=timezone.now())
+    outbox.resend(delivery)  # the lease ran out: allowed, a fresh round of retries
+    second = deliveries.claim(delivery.pk)
+    assert isinstance(second, Delivery) and second.attempts == first.attempts == 1
+
+    outcome = deliveries.settle(first, deliveries.Answer(410, 5, "gone"), retry=True)
+    assert outcome.status == "superseded"
+    delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.PENDING  # still the second attempt's
+    assert delivery.leased_until == second.leased_until and delivery.response_code is None
+    delivery.endpoint.refresh_from_db()
+    assert delivery.endpoint.consecutive_failures == 0 and delivery.endpoint.active
+
+    assert deliveries.settle(second, deliveries.Answer(200, 5, "ok"), retry=True).status == (
+        "delivered"
+    )
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.response_code) == (Delivery.Status.SUCCEEDED, 200)
