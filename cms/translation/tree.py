@@ -15,7 +15,8 @@ editor, whom the zh-hant tree refuses.
 
 from __future__ import annotations
 
-from wagtail.models import Page
+from django.db.models.signals import m2m_changed, post_delete, post_save
+from wagtail.models import Page, PageViewRestriction
 from wagtail.signals import post_page_move
 
 from .roles import SOURCE_LANGUAGE
@@ -38,5 +39,32 @@ def follow_source(
             translation.move(new_parent, pos="last-child")
 
 
+def copy_privacy(source: Page) -> None:
+    """Give each translation of `source` the source's restriction, or none when it has none,
+    as wagtail-localize's `TranslationSource.sync_view_restrictions` does on a sync."""
+    restriction = source.view_restrictions.first()
+    for translation in Page.objects.translation_of(source):
+        if restriction is None:
+            translation.view_restrictions.all().delete()
+            continue
+        copy = translation.view_restrictions.first() or PageViewRestriction(page=translation)
+        copy.restriction_type = restriction.restriction_type
+        copy.password = restriction.password
+        copy.save()
+        copy.groups.set(restriction.groups.all())
+
+
+def follow_source_privacy(sender, instance: PageViewRestriction, **kwargs) -> None:
+    """Copy an English page's privacy to its translations (see the module's docstring)."""
+    if kwargs.get("raw") or kwargs.get("action", "post_").startswith("pre_"):
+        return
+    source = Page.objects.filter(pk=instance.page_id).select_related("locale").first()
+    if source is not None and source.locale.language_code == SOURCE_LANGUAGE:
+        copy_privacy(source)  # else a translation's own, or the page's own deletion
+
+
 def connect() -> None:
     post_page_move.connect(follow_source, dispatch_uid="translations-follow-source")
+    for signal in (post_save, post_delete):
+        signal.connect(follow_source_privacy, sender=PageViewRestriction)
+    m2m_changed.connect(follow_source_privacy, sender=PageViewRestriction.groups.through)
