@@ -9,7 +9,36 @@ from django.utils.translation import gettext_lazy as _
 from wagtail.admin.forms import WagtailAdminModelForm
 
 
-class PaperForm(WagtailAdminModelForm):
+class DoiFieldMixin:
+    """A DOI typed or pasted by an editor, stored as the sync worker stores DOIs (bare and
+    lower-cased: DOIs are case-insensitive), so that the sync, the reader's doi.org link and
+    the uniqueness of DOIs all see one spelling. A DOI another paper holds is refused on the
+    field itself, naming that paper, rather than as the database constraint's bare name."""
+
+    def clean_doi(self) -> str:
+        from sync.text import bare_doi  # the sync's rule for a stored DOI; its app imports ours
+
+        typed = (self.cleaned_data.get("doi") or "").strip()
+        if not typed:
+            return ""
+        doi = bare_doi(typed.replace("doi: ", "doi:", 1))
+        if not doi:
+            raise forms.ValidationError(
+                _("“%(text)s” is not a DOI: a DOI starts with 10. (a doi.org link is fine too)."),
+                code="invalid",
+                params={"text": typed},
+            )
+        holder = type(self.instance).objects.filter(doi=doi).exclude(pk=self.instance.pk).first()
+        if holder is not None:
+            raise forms.ValidationError(
+                _("The DOI %(doi)s already belongs to “%(paper)s”."),
+                code="unique",
+                params={"doi": doi, "paper": holder},
+            )
+        return doi
+
+
+class PaperForm(DoiFieldMixin, WagtailAdminModelForm):
     locked_fields = forms.MultipleChoiceField(
         label=_("Locked fields"),
         required=False,
