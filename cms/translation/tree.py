@@ -1,4 +1,4 @@
-"""Translations follow their source page when an editor moves it.
+"""Translations follow their source page when an editor moves or deletes it.
 
 Neither Wagtail nor wagtail-localize moves a page's translations with it, and translators may
 not move pages, so a zh-hant digest stayed under its old topic's translation: that topic listed
@@ -11,6 +11,13 @@ The move is the system's, not the editor's (their role writes English only), so 
 through `Page.move` without a user; Wagtail's move view has a hook for cascading a move
 (`construct_translated_pages_to_cascade_actions`), but it moves the translations as the
 editor, whom the zh-hant tree refuses.
+
+An English page deleted in the admin takes its translations with it: left behind, a zh-hant
+page stayed live with no source to translate from, and only an admin could remove it (editors
+write English only, translators delete nothing). Wagtail's delete view deletes what its
+`construct_translated_pages_to_cascade_actions` hook names (the translations under the source
+parent's translations) and says so on its confirmation page. Deleting a translation never
+deletes its source.
 """
 
 from __future__ import annotations
@@ -36,6 +43,17 @@ def follow_source(
         new_parent = parent_page_after.get_translation_or_none(translation.locale)
         if new_parent is not None:
             translation.move(new_parent, pos="last-child")
+
+
+def translations_deleted_with(pages: list[Page], action: str) -> dict[Page, list[Page]]:
+    """For Wagtail's delete view: the translations of each English page being deleted."""
+    if action != "delete":
+        return {}
+    return {
+        page: list(Page.objects.translation_of(page))
+        for page in pages
+        if page.locale.language_code == SOURCE_LANGUAGE
+    }
 
 
 def connect() -> None:

@@ -18,7 +18,7 @@ from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
 from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 
-from . import localize_views, policy, snippets_api
+from . import localize_views, policy, snippets_api, tree
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
 from .queue_views import OpenTranslationView, TranslationQueueView
@@ -208,6 +208,9 @@ def check_publish_in_page_editor(request, page):
 def check_delete(request, page):
     if not policy.may_delete(request.user, page):
         raise PermissionDenied
+
+
+hooks.register("construct_translated_pages_to_cascade_actions", tree.translations_deleted_with)
 
 
 @hooks.register("before_move_page")
