@@ -16,12 +16,14 @@ An English page deleted in the admin takes its translations with it: left behind
 page stayed live with no source to translate from, and only an admin could remove it (editors
 write English only, translators delete nothing). Wagtail's delete view deletes what its
 `construct_translated_pages_to_cascade_actions` hook names (the translations under the source
-parent's translations) and says so on its confirmation page. Deleting a translation never
-deletes its source.
+parent's translations) and says so on its confirmation page. Its bulk delete asks no such hook,
+so the same translations are deleted after it (`after_bulk_action`). Deleting a translation
+never deletes its source.
 """
 
 from __future__ import annotations
 
+from wagtail.actions.delete_page import DeletePageAction
 from wagtail.models import Page
 from wagtail.signals import post_page_move
 
@@ -54,6 +56,21 @@ def translations_deleted_with(pages: list[Page], action: str) -> dict[Page, list
         for page in pages
         if page.locale.language_code == SOURCE_LANGUAGE
     }
+
+
+def delete_translations_left_by(pages: list[Page], user) -> None:
+    """After a bulk delete: delete the translations of the English `pages` (deleted already)
+    that sat under their parent's translations, the pages Wagtail's delete view deletes."""
+    for page in pages:
+        if page.locale.language_code != SOURCE_LANGUAGE:
+            continue
+        parent = Page.objects.filter(path=page.path[: -page.steplen]).first()
+        if parent is None:
+            continue
+        for translation in Page.objects.translation_of(page):
+            old_parent = translation.get_parent()
+            if old_parent is not None and old_parent.translation_key == parent.translation_key:
+                DeletePageAction(translation, user=user).execute(skip_permission_checks=True)
 
 
 def connect() -> None:

@@ -244,6 +244,13 @@ def check_bulk_action(request, action_type, objects, action):
     return None
 
 
+@hooks.register("after_bulk_action")
+def delete_translations_after_bulk_delete(request, action_type, objects, action):
+    if action_type == "delete":
+        pages = [obj for obj in objects if isinstance(obj, Page)]
+        tree.delete_translations_left_by(pages, request.user)
+
+
 def _refused_urls(user, page: Page) -> set[str]:
     refused = set()
     if not policy.may_delete(user, page):

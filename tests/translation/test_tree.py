@@ -96,3 +96,18 @@ def test_deleting_a_translation_leaves_its_english_source(admin_client):
     assert admin_client.post(url).status_code == 302
     assert Page.objects.filter(pk=digest.pk).exists()
     assert not Page.objects.translation_of(digest).exists()
+
+
+def test_an_editor_bulk_deleting_digests_deletes_their_translations(client, settings):
+    settings.API_RESPONSE_CACHE_SECONDS = 0
+    digests = list(DigestPage.objects.filter(locale__language_code="en").order_by("path")[:2])
+    translations = [zh(digest) for digest in digests]
+    client.force_login(member(EDITORS))
+    ids = "&".join(f"id={digest.pk}" for digest in digests)
+    url = reverse("wagtail_bulk_action", args=["wagtailcore", "page", "delete"]) + f"?{ids}"
+
+    assert client.post(url).status_code == 302
+
+    gone = [page.pk for page in digests + translations]
+    assert not Page.objects.filter(pk__in=gone).exists()
+    assert client.get(f"/api/v2/pages/{translations[0].pk}/").status_code == 404
