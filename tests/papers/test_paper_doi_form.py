@@ -93,3 +93,25 @@ def test_the_digest_choosers_new_paper_form_refuses_a_held_doi(editor, holder):
     assert holder.title in answer["htmlFragment"]
     assert "papers_paper_unique_doi" not in answer["htmlFragment"]
     assert not Paper.objects.filter(title="A paper typed by hand").exists()
+
+
+def test_a_doi_saved_before_in_another_spelling_is_not_taken_for_an_edit(editor):
+    """A DOI stored as once typed (a doi.org link) is stored bare at the next save, and the
+    editor who changed only the title has not pinned the DOI against the sync."""
+    paper = Paper.objects.create(
+        title="Typed once", venue="NSDI", year=2024, doi="https://doi.org/10.1145/3651890.ABC"
+    )
+    url = reverse("wagtailsnippets_papers_paper:edit", args=[paper.pk])
+    form = editor.get(url).context["form"]
+    data = {
+        name: form[name].value()
+        for name in ("title", "venue", "year", "track", "abstract", "loaded", "doi")
+    }
+    data.update(NO_ROWS)
+    data["title"] = "A title fixed by hand"
+
+    assert editor.post(url, data).status_code == 302
+
+    paper.refresh_from_db()
+    assert paper.doi == "10.1145/3651890.abc"
+    assert paper.locked_fields == ["title"]
