@@ -7,6 +7,8 @@ the image chooser and the code itself stay synchronized.
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from wagtail import blocks
+from wagtail.blocks.list_block import ListBlockValidationError
+from wagtail.blocks.struct_block import StructBlockValidationError
 from wagtail.images.blocks import ImageChooserBlock
 from wagtail.rich_text import RichText
 
@@ -102,6 +104,31 @@ class DataTableBlock(blocks.StructBlock):
     class Meta:
         icon = "table"
         label = _("Table")
+
+    def clean(self, value):
+        """A row with more cells than the header row has headings is refused on that row: the
+        reader would show its last cells under no heading. Shorter rows are fine (the cells
+        are optional)."""
+        value = super().clean(value)
+        columns = len(value["header"])
+        too_wide = {
+            number: ListBlockValidationError(
+                non_block_errors=[
+                    _(
+                        "This row has %(cells)d cells and the header row %(columns)d "
+                        "headings: add a heading or remove a cell."
+                    )
+                    % {"cells": len(row), "columns": columns}
+                ]
+            )
+            for number, row in enumerate(value["rows"])
+            if columns and len(row) > columns
+        }
+        if too_wide:
+            raise StructBlockValidationError(
+                block_errors={"rows": ListBlockValidationError(block_errors=too_wide)}
+            )
+        return value
 
 
 class QuoteBlock(blocks.StructBlock):

@@ -47,3 +47,20 @@ class SlugClashExplainedPageForm(WagtailAdminPageForm):
                 link=_("Open “{title}”").format(title=holder.get_admin_display_title()),
             )
         return text.format(slug=slug, title=holder.get_admin_display_title(), state=state)
+
+
+class TopicPageForm(SlugClashExplainedPageForm):
+    """A topic's "chapter to finish first": the reader shows its link under the chapter's
+    text, so a link without the text would be saved and published and shown to no one."""
+
+    def clean(self):
+        cleaned_data = super().clean()
+        if (
+            cleaned_data.get("finish_first_url")
+            and not cleaned_data.get("finish_first", "").strip()
+        ):
+            self.add_error(
+                "finish_first",
+                _("Say which chapter to finish first: readers see the link only below this text."),
+            )
+        return cleaned_data

@@ -16,7 +16,7 @@ from cms.translation.pages import RoleCheckedPageMixin
 from cms.translation.serializers import TranslationStatusField
 
 from .blocks import BaseStreamBlock, CommentaryStreamBlock
-from .forms import SlugClashExplainedPageForm
+from .forms import SlugClashExplainedPageForm, TopicPageForm
 from .search import SearchTextMixin
 from .serializers import TopicDigestsField, TopicRefField
 from .sitemap import SitemapAlternatesMixin
@@ -108,7 +108,7 @@ class TopicPage(
         TranslatableField("commentary"),
     ]
     search_fields = [*Page.search_fields, index.SearchField("intro")]
-    base_form_class = SlugClashExplainedPageForm
+    base_form_class = TopicPageForm
 
     parent_page_types = ["digests.DigestIndexPage"]
     subpage_types = ["digests.DigestPage"]

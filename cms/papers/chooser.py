@@ -11,10 +11,11 @@ from django.utils.translation import gettext_lazy as _
 from wagtail.snippets.views.chooser import ChooseView, SnippetChooserViewSet, SnippetCreateView
 
 from .extensions import chooser_creation_html
+from .forms import DoiFieldMixin
 from .models import Paper
 
 
-class PaperChooserCreationForm(forms.ModelForm):
+class PaperChooserCreationForm(DoiFieldMixin, forms.ModelForm):
     class Meta:
         model = Paper
         fields = ["title", "venue", "year", "track", "doi"]

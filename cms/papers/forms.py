@@ -9,7 +9,41 @@ from django.utils.translation import gettext_lazy as _
 from wagtail.admin.forms import WagtailAdminModelForm
 
 
-class PaperForm(WagtailAdminModelForm):
+def doi_as_stored(typed: str) -> str:
+    """`typed` as the sync stores a DOI (sync.text.bare_doi), or "" when it is no DOI."""
+    from sync.text import bare_doi  # the sync's rule for a stored DOI; its app imports ours
+
+    return bare_doi((typed or "").strip().replace("doi: ", "doi:", 1))
+
+
+class DoiFieldMixin:
+    """A DOI typed or pasted by an editor, stored as the sync worker stores DOIs (bare and
+    lower-cased: DOIs are case-insensitive), so that the sync, the reader's doi.org link and
+    the uniqueness of DOIs all see one spelling. A DOI another paper holds is refused on the
+    field itself, naming that paper, rather than as the database constraint's bare name."""
+
+    def clean_doi(self) -> str:
+        typed = (self.cleaned_data.get("doi") or "").strip()
+        if not typed:
+            return ""
+        doi = doi_as_stored(typed)
+        if not doi:
+            raise forms.ValidationError(
+                _("“%(text)s” is not a DOI: a DOI starts with 10. (a doi.org link is fine too)."),
+                code="invalid",
+                params={"text": typed},
+            )
+        holder = type(self.instance).objects.filter(doi=doi).exclude(pk=self.instance.pk).first()
+        if holder is not None:
+            raise forms.ValidationError(
+                _("The DOI %(doi)s already belongs to “%(paper)s”."),
+                code="unique",
+                params={"doi": doi, "paper": holder},
+            )
+        return doi
+
+
+class PaperForm(DoiFieldMixin, WagtailAdminModelForm):
     locked_fields = forms.MultipleChoiceField(
         label=_("Locked fields"),
         required=False,
@@ -51,6 +85,7 @@ class PaperForm(WagtailAdminModelForm):
                     setattr(paper, name, getattr(stored, name))
                 elif submitted[name] != as_stored[name]:
                     del self.formsets[name]  # unsaved, its rows stay as the sync left them
+            paper.doi = doi_as_stored(paper.doi) or paper.doi  # stored bare from now on
             edited -= unlocked_now
             if edited:
                 chosen = set(paper.locked_fields or []) | edited
@@ -70,13 +105,16 @@ class PaperForm(WagtailAdminModelForm):
         ]
 
     def stored_values(self, paper) -> dict[str, Any]:
-        """Each lockable field of `paper` as saved, in the shape the form submits it."""
+        """Each lockable field of `paper` as saved, in the shape the form submits it (a DOI
+        saved in another spelling before DOIs were stored bare is not an edit)."""
         values = {}
         for name in self.lockable():
             if name in self.formsets:
                 fields = row_fields(self.formsets[name])
                 rows = getattr(paper, name).all()
                 values[name] = [[normalized(getattr(row, n)) for n in fields] for row in rows]
+            elif name == "doi":
+                values[name] = doi_as_stored(paper.doi) or normalized(paper.doi)
             else:
                 values[name] = normalized(getattr(paper, name))
         return values

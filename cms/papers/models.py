@@ -1,5 +1,8 @@
 """Paper metadata, shared by both languages: one row per paper, never copied per locale."""
 
+import re
+
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -164,6 +167,10 @@ class Paper(index.Indexed, ClusterableModel):
         return {name: getattr(self, name) for name in names if getattr(self, name)}
 
 
+ORCID = re.compile(r"\d{4}-\d{4}-\d{4}-\d{3}[\dX]")
+AFFILIATIONS_HELP = _('The author\'s institutions as JSON text, e.g. ["MIT", "Google"].')
+
+
 class PaperAuthor(Orderable):
     """One author in printed order, with their affiliations at the time of the paper."""
 
@@ -177,7 +184,7 @@ class PaperAuthor(Orderable):
     panels = [
         FieldRowPanel([FieldPanel("name"), FieldPanel("orcid")]),
         FieldRowPanel([FieldPanel("given"), FieldPanel("family")]),
-        FieldPanel("affiliations"),
+        FieldPanel("affiliations", help_text=AFFILIATIONS_HELP),
     ]
 
     class Meta(Orderable.Meta):
@@ -186,6 +193,24 @@ class PaperAuthor(Orderable):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """What the API and the reader print for an author: institutions as a list of names
+        (a JSON string was shown letter by letter), and an ORCID orcid.org can resolve."""
+        errors = {}
+        affiliations = self.affiliations
+        if not isinstance(affiliations, list) or not all(
+            isinstance(name, str) for name in affiliations
+        ):
+            errors["affiliations"] = _(
+                'List the institutions as JSON text in square brackets, e.g. ["MIT", "Google"].'
+            )
+        if self.orcid and not ORCID.fullmatch(self.orcid):
+            errors["orcid"] = _(
+                "An ORCID iD is four groups of four digits, e.g. 0000-0002-1825-0097."
+            )
+        if errors:
+            raise ValidationError(errors)
 
 
 class PaperAffiliation(Orderable):

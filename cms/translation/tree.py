@@ -1,4 +1,5 @@
-"""Translations follow their source page when an editor moves it.
+"""Translations follow their source page when an editor moves or deletes it, or changes its
+privacy.
 
 Neither Wagtail nor wagtail-localize moves a page's translations with it, and translators may
 not move pages, so a zh-hant digest stayed under its old topic's translation: that topic listed
@@ -11,11 +12,27 @@ The move is the system's, not the editor's (their role writes English only), so 
 through `Page.move` without a user; Wagtail's move view has a hook for cascading a move
 (`construct_translated_pages_to_cascade_actions`), but it moves the translations as the
 editor, whom the zh-hant tree refuses.
+
+An English page deleted in the admin takes its translations with it: left behind, a zh-hant
+page stayed live with no source to translate from, and only an admin could remove it (editors
+write English only, translators delete nothing). Wagtail's delete view deletes what its
+`construct_translated_pages_to_cascade_actions` hook names (the translations under the source
+parent's translations) and says so on its confirmation page. Its bulk delete asks no such hook,
+so the same translations are deleted after it (`after_bulk_action`). Deleting a translation
+never deletes its source.
+
+Privacy set on an English page (login, password or groups) is set on its translations at once.
+wagtail-localize copies it only when a translation is created, published or synced, so a
+topic an editor made private stayed public in Chinese until then. The restriction's groups
+are set after it is saved (Wagtail's privacy view saves the form's many-to-many last), so the
+copy is redone when they change. Translators may not set privacy (policy.may_set_privacy);
+a translation's own restriction stays its own until the source's privacy changes.
 """
 
 from __future__ import annotations
 
 from django.db.models.signals import m2m_changed, post_delete, post_save
+from wagtail.actions.delete_page import DeletePageAction
 from wagtail.models import Page, PageViewRestriction
 from wagtail.signals import post_page_move
 
@@ -61,6 +78,32 @@ def follow_source_privacy(sender, instance: PageViewRestriction, **kwargs) -> No
     source = Page.objects.filter(pk=instance.page_id).select_related("locale").first()
     if source is not None and source.locale.language_code == SOURCE_LANGUAGE:
         copy_privacy(source)  # else a translation's own, or the page's own deletion
+
+
+def translations_deleted_with(pages: list[Page], action: str) -> dict[Page, list[Page]]:
+    """For Wagtail's delete view: the translations of each English page being deleted."""
+    if action != "delete":
+        return {}
+    return {
+        page: list(Page.objects.translation_of(page))
+        for page in pages
+        if page.locale.language_code == SOURCE_LANGUAGE
+    }
+
+
+def delete_translations_left_by(pages: list[Page], user) -> None:
+    """After a bulk delete: delete the translations of the English `pages` (deleted already)
+    that sat under their parent's translations, the pages Wagtail's delete view deletes."""
+    for page in pages:
+        if page.locale.language_code != SOURCE_LANGUAGE:
+            continue
+        parent = Page.objects.filter(path=page.path[: -page.steplen]).first()
+        if parent is None:
+            continue
+        for translation in Page.objects.translation_of(page):
+            old_parent = translation.get_parent()
+            if old_parent is not None and old_parent.translation_key == parent.translation_key:
+                DeletePageAction(translation, user=user).execute(skip_permission_checks=True)
 
 
 def connect() -> None:

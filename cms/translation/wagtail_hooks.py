@@ -19,7 +19,7 @@ from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
 from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 
-from . import localize_views, policy, snippets_api
+from . import localize_views, policy, snippets_api, tree
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
 from .queue_views import OpenTranslationView, TranslationQueueView
@@ -221,6 +221,9 @@ def check_delete(request, page):
         raise PermissionDenied
 
 
+hooks.register("construct_translated_pages_to_cascade_actions", tree.translations_deleted_with)
+
+
 @hooks.register("before_move_page")
 def check_move(request, page, destination):
     if not policy.may_move(request.user, page, destination):
@@ -250,6 +253,13 @@ def check_bulk_action(request, action_type, objects, action):
                 title = page.get_admin_display_title()
                 return _refuse(request, f"{title}: {reason}", reverse("wagtailadmin_home"))
     return None
+
+
+@hooks.register("after_bulk_action")
+def delete_translations_after_bulk_delete(request, action_type, objects, action):
+    if action_type == "delete":
+        pages = [obj for obj in objects if isinstance(obj, Page)]
+        tree.delete_translations_left_by(pages, request.user)
 
 
 def _refused_urls(user, page: Page) -> set[str]:

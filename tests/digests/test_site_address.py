@@ -42,6 +42,11 @@ def test_html_urls_follow_the_site_address_in_both_languages(client, url, root):
         ("https://", "has no host name"),
         ("https://digests.example.org/reader/", "without a path or query"),
         ("https://digests.example.org/?a=1", "without a path or query"),
+        ("https://digests.example.org:0", "the port is not a number"),
+        ("https://digests example.org", "the host name is not valid"),
+        ("https://digests.example.org,x", "the host name is not valid"),
+        ("http://[::1", "the host name is not valid"),
+        ("https://ops:secret@digests.example.org", "a host name and port only"),
     ],
 )
 def test_a_bad_address_is_refused_with_what_is_wrong_and_changes_nothing(url, says):

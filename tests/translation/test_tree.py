@@ -55,3 +55,59 @@ def test_a_destination_not_yet_translated_leaves_the_translation_where_it_is(cli
 
     assert Page.objects.get(pk=digest.pk).get_parent().pk == new_topic.pk
     assert Page.objects.get(pk=zh(digest).pk).get_parent().pk == old_zh_parent.pk
+
+
+def delete_as_editor(client, page, user=None):
+    client.force_login(user or member(EDITORS))
+    url = reverse("wagtailadmin_pages:delete", args=[page.pk])
+    confirm = client.get(url)
+    assert confirm.status_code == 200
+    assert "also delete 1 translation" in confirm.content.decode()  # said before
+    response = client.post(url, {"confirm_site_name": "Research digests"})
+    assert response.status_code == 302, response.content[:500]
+
+
+def test_an_editor_deleting_a_digest_deletes_its_translation(client, settings):
+    """Nobody but an admin could delete the zh-hant page left behind (editors write English,
+    translators delete nothing), and it stayed live with no source to translate from."""
+    settings.API_RESPONSE_CACHE_SECONDS = 0
+    digest = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
+    translation = zh(digest)
+
+    delete_as_editor(client, digest)
+
+    assert not Page.objects.filter(pk__in=[digest.pk, translation.pk]).exists()
+    assert client.get(f"/api/v2/pages/{translation.pk}/").status_code == 404
+
+
+def test_deleting_a_topic_deletes_its_translation_and_digests(client, admin_user):
+    """(Editors delete no page with children: they have no bulk_delete right.)"""
+    topic = TopicPage.objects.filter(locale__language_code="en").first()
+    translated = [zh(page) for page in [topic, *topic.get_children()]]
+
+    delete_as_editor(client, topic, admin_user)
+
+    assert not Page.objects.filter(pk__in=[page.pk for page in translated]).exists()
+
+
+def test_deleting_a_translation_leaves_its_english_source(admin_client):
+    digest = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
+    url = reverse("wagtailadmin_pages:delete", args=[zh(digest).pk])
+    assert admin_client.post(url).status_code == 302
+    assert Page.objects.filter(pk=digest.pk).exists()
+    assert not Page.objects.translation_of(digest).exists()
+
+
+def test_an_editor_bulk_deleting_digests_deletes_their_translations(client, settings):
+    settings.API_RESPONSE_CACHE_SECONDS = 0
+    digests = list(DigestPage.objects.filter(locale__language_code="en").order_by("path")[:2])
+    translations = [zh(digest) for digest in digests]
+    client.force_login(member(EDITORS))
+    ids = "&".join(f"id={digest.pk}" for digest in digests)
+    url = reverse("wagtail_bulk_action", args=["wagtailcore", "page", "delete"]) + f"?{ids}"
+
+    assert client.post(url).status_code == 302
+
+    gone = [page.pk for page in digests + translations]
+    assert not Page.objects.filter(pk__in=gone).exists()
+    assert client.get(f"/api/v2/pages/{translations[0].pk}/").status_code == 404

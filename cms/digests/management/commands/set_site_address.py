@@ -6,6 +6,8 @@ the development server; a deployment at its public front end (Settings > Sites i
 the same by hand).
 """
 
+import ipaddress
+import re
 from urllib.parse import urlsplit
 
 from django.core.management.base import BaseCommand, CommandError
@@ -16,28 +18,54 @@ from wagtail.models import Site
 from cms.digests.sites import name_site
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
+# A DNS label (underscores allowed, as browsers and container names allow them).
+HOST_LABEL = re.compile(r"^(?!-)[a-z0-9_-]{1,63}(?<!-)$")
+
+
+def is_host_name(hostname: str) -> bool:
+    """An IP address or a DNS name (an internationalized one included): what a reader's
+    browser can reach, unlike any text urlsplit takes for a host (spaces, commas)."""
+    try:
+        ipaddress.ip_address(hostname)
+        return True
+    except ValueError:
+        pass
+    try:
+        ascii_name = hostname.encode("idna").decode("ascii")
+    except UnicodeError:
+        return False
+    labels = ascii_name.removesuffix(".").split(".")
+    return len(ascii_name) <= 253 and all(HOST_LABEL.match(label) for label in labels)
 
 
 def parse_site_address(url: str) -> tuple[str, int]:
     """(hostname, port) of an http(s) URL without a path; ValueError naming what is wrong."""
-    parts = urlsplit(url)
+    invalid_host = ValueError(_("%(url)s: the host name is not valid") % {"url": url})
+    try:
+        parts = urlsplit(url)
+    except ValueError as error:  # an unclosed IPv6 bracket
+        raise invalid_host from error
     if parts.scheme not in DEFAULT_PORTS:
         raise ValueError(
             _("%(url)s: the address must start with http:// or https://") % {"url": url}
         )
     try:
-        port = parts.port or DEFAULT_PORTS[parts.scheme]
-    except ValueError as error:
-        raise ValueError(
-            _("%(url)s: the port is not a number from 1 to 65535") % {"url": url}
-        ) from error
+        port = parts.port
+    except ValueError:
+        port = 0
+    if port is None:
+        port = DEFAULT_PORTS[parts.scheme]
+    if not 1 <= port <= 65535:
+        raise ValueError(_("%(url)s: the port is not a number from 1 to 65535") % {"url": url})
     if not parts.hostname:
         raise ValueError(_("%(url)s: the address has no host name") % {"url": url})
-    if parts.path not in ("", "/") or parts.query or parts.fragment:
+    if parts.username is not None or parts.path not in ("", "/") or parts.query or parts.fragment:
         raise ValueError(
             _("%(url)s: a Wagtail site is a host name and port only, without a path or query")
             % {"url": url}
         )
+    if not is_host_name(parts.hostname):  # every page's html_url would start with it
+        raise invalid_host
     return parts.hostname, port
 
 
