@@ -1,5 +1,5 @@
-"""Translations follow their source page when an editor moves or deletes it, or changes its
-privacy.
+"""Translations follow their source page when an editor moves, unpublishes or deletes it, or
+changes its privacy.
 
 Neither Wagtail nor wagtail-localize moves a page's translations with it, and translators may
 not move pages, so a zh-hant digest stayed under its old topic's translation: that topic listed
@@ -19,7 +19,9 @@ write English only, translators delete nothing). Wagtail's delete view deletes w
 `construct_translated_pages_to_cascade_actions` hook names (the translations under the source
 parent's translations) and says so on its confirmation page. Its bulk delete asks no such hook,
 so the same translations are deleted after it (`after_bulk_action`). Deleting a translation
-never deletes its source.
+never deletes its source. Unpublishing an English page unpublishes its translations the same
+way (Wagtail's unpublish view asks the same hook and says so on its confirmation page), so a
+digest taken off the English site does not stay live in Chinese.
 
 Privacy set on an English page (login, password or groups) is set on its translations at once.
 wagtail-localize copies it only when a translation is created, published or synced, so a
@@ -80,9 +82,12 @@ def follow_source_privacy(sender, instance: PageViewRestriction, **kwargs) -> No
         copy_privacy(source)  # else a translation's own, or the page's own deletion
 
 
-def translations_deleted_with(pages: list[Page], action: str) -> dict[Page, list[Page]]:
-    """For Wagtail's delete view: the translations of each English page being deleted."""
-    if action != "delete":
+CASCADED_ACTIONS = frozenset({"delete", "unpublish"})
+
+
+def translations_cascaded(pages: list[Page], action: str) -> dict[Page, list[Page]]:
+    """For Wagtail's delete and unpublish views: the translations of each English page."""
+    if action not in CASCADED_ACTIONS:
         return {}
     return {
         page: list(Page.objects.translation_of(page))

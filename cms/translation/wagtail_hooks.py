@@ -221,7 +221,7 @@ def check_delete(request, page):
         raise PermissionDenied
 
 
-hooks.register("construct_translated_pages_to_cascade_actions", tree.translations_deleted_with)
+hooks.register("construct_translated_pages_to_cascade_actions", tree.translations_cascaded)
 
 
 @hooks.register("before_move_page")

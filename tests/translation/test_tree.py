@@ -111,3 +111,29 @@ def test_an_editor_bulk_deleting_digests_deletes_their_translations(client, sett
     gone = [page.pk for page in digests + translations]
     assert not Page.objects.filter(pk__in=gone).exists()
     assert client.get(f"/api/v2/pages/{translations[0].pk}/").status_code == 404
+
+
+def test_an_editor_unpublishing_a_digest_unpublishes_its_translation(client, settings):
+    """A digest taken off the English site stayed live in Chinese, where editors may not act."""
+    settings.API_RESPONSE_CACHE_SECONDS = 0
+    digest = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
+    translation = zh(digest)
+    assert client.get(f"/api/v2/pages/{translation.pk}/").status_code == 200
+    client.force_login(member(EDITORS))
+    url = reverse("wagtailadmin_pages:unpublish", args=[digest.pk])
+    assert "also unpublish one translation" in client.get(url).content.decode()  # said before
+
+    assert client.post(url).status_code == 302
+
+    assert not Page.objects.get(pk=digest.pk).live
+    assert not Page.objects.get(pk=translation.pk).live
+    client.logout()
+    assert client.get(f"/api/v2/pages/{translation.pk}/").status_code == 404
+
+
+def test_unpublishing_a_translation_leaves_its_english_source_live(admin_client):
+    digest = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
+    url = reverse("wagtailadmin_pages:unpublish", args=[zh(digest).pk])
+    assert admin_client.post(url).status_code == 302
+    assert not Page.objects.get(pk=zh(digest).pk).live
+    assert Page.objects.get(pk=digest.pk).live
