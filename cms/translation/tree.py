@@ -13,15 +13,12 @@ through `Page.move` without a user; Wagtail's move view has a hook for cascading
 (`construct_translated_pages_to_cascade_actions`), but it moves the translations as the
 editor, whom the zh-hant tree refuses.
 
-An English page deleted in the admin takes its translations with it: left behind, a zh-hant
-page stayed live with no source to translate from, and only an admin could remove it (editors
-write English only, translators delete nothing). Wagtail's delete view deletes what its
-`construct_translated_pages_to_cascade_actions` hook names (the translations under the source
-parent's translations) and says so on its confirmation page. Its bulk delete asks no such hook,
-so the same translations are deleted after it (`after_bulk_action`). Deleting a translation
-never deletes its source. Unpublishing an English page unpublishes its translations the same
-way (Wagtail's unpublish view asks the same hook and says so on its confirmation page), so a
-digest taken off the English site does not stay live in Chinese.
+An English page deleted or unpublished in the admin takes its translations with it: left
+behind, a zh-hant page stayed live with no source to translate from, and only an admin could
+remove it (editors write English only, translators delete nothing). Wagtail's delete and
+unpublish views act on what their `construct_translated_pages_to_cascade_actions` hook names
+and say so on their confirmation pages; its bulk actions ask no such hook, so the same is done
+after them (`after_bulk_action`). Acting on a translation never touches its source.
 
 Privacy set on an English page (login, password or groups) is set on its translations at once.
 wagtail-localize copies it only when a translation is created, published or synced, so a
@@ -35,6 +32,7 @@ from __future__ import annotations
 
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from wagtail.actions.delete_page import DeletePageAction
+from wagtail.actions.unpublish_page import UnpublishPageAction
 from wagtail.models import Page, PageViewRestriction
 from wagtail.signals import post_page_move
 
@@ -85,10 +83,8 @@ def follow_source_privacy(sender, instance: PageViewRestriction, **kwargs) -> No
 CASCADED_ACTIONS = frozenset({"delete", "unpublish"})
 
 
-def translations_cascaded(pages: list[Page], action: str) -> dict[Page, list[Page]]:
-    """For Wagtail's delete and unpublish views: the translations of each English page."""
-    if action not in CASCADED_ACTIONS:
-        return {}
+def english_translations(pages: list[Page]) -> dict[Page, list[Page]]:
+    """The translations of each English page in `pages`."""
     return {
         page: list(Page.objects.translation_of(page))
         for page in pages
@@ -96,19 +92,22 @@ def translations_cascaded(pages: list[Page], action: str) -> dict[Page, list[Pag
     }
 
 
-def delete_translations_left_by(pages: list[Page], user) -> None:
-    """After a bulk delete: delete the translations of the English `pages` (deleted already)
-    that sat under their parent's translations, the pages Wagtail's delete view deletes."""
-    for page in pages:
-        if page.locale.language_code != SOURCE_LANGUAGE:
-            continue
-        parent = Page.objects.filter(path=page.path[: -page.steplen]).first()
-        if parent is None:
-            continue
-        for translation in Page.objects.translation_of(page):
-            old_parent = translation.get_parent()
-            if old_parent is not None and old_parent.translation_key == parent.translation_key:
+def translations_cascaded(pages: list[Page], action: str) -> dict[Page, list[Page]]:
+    """For Wagtail's delete and unpublish views: what goes with each English page."""
+    return english_translations(pages) if action in CASCADED_ACTIONS else {}
+
+
+def cascade_bulk_action(pages: list[Page], action: str, user) -> None:
+    """After a bulk delete or unpublish (which ask no cascade hook): do the same to the
+    translations of its English pages, as the single-page views do."""
+    if action not in CASCADED_ACTIONS:
+        return
+    for translations in english_translations(pages).values():
+        for translation in translations:
+            if action == "delete" and Page.objects.filter(pk=translation.pk).exists():
                 DeletePageAction(translation, user=user).execute(skip_permission_checks=True)
+            elif action == "unpublish" and translation.live:
+                UnpublishPageAction(translation, user=user).execute(skip_permission_checks=True)
 
 
 def connect() -> None:

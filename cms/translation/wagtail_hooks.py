@@ -256,10 +256,9 @@ def check_bulk_action(request, action_type, objects, action):
 
 
 @hooks.register("after_bulk_action")
-def delete_translations_after_bulk_delete(request, action_type, objects, action):
-    if action_type == "delete":
-        pages = [obj for obj in objects if isinstance(obj, Page)]
-        tree.delete_translations_left_by(pages, request.user)
+def cascade_bulk_action_to_translations(request, action_type, objects, action):
+    pages = [obj for obj in objects if isinstance(obj, Page)]
+    tree.cascade_bulk_action(pages, action_type, request.user)
 
 
 def _refused_urls(user, page: Page) -> set[str]:

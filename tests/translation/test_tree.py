@@ -137,3 +137,16 @@ def test_unpublishing_a_translation_leaves_its_english_source_live(admin_client)
     assert admin_client.post(url).status_code == 302
     assert not Page.objects.get(pk=zh(digest).pk).live
     assert Page.objects.get(pk=digest.pk).live
+
+
+def test_an_editor_bulk_unpublishing_digests_unpublishes_their_translations(client):
+    digests = list(DigestPage.objects.filter(locale__language_code="en").order_by("path")[:2])
+    translations = [zh(digest) for digest in digests]
+    client.force_login(member(EDITORS))
+    ids = "&".join(f"id={digest.pk}" for digest in digests)
+    url = reverse("wagtail_bulk_action", args=["wagtailcore", "page", "unpublish"]) + f"?{ids}"
+
+    assert client.post(url).status_code == 302
+
+    pages = Page.objects.filter(pk__in=[page.pk for page in digests + translations])
+    assert not pages.filter(live=True).exists()
