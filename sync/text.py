@@ -8,6 +8,8 @@ import unicodedata
 
 from django.utils.html import strip_tags
 
+from cms.papers.doi import bare_doi as bare_doi  # the data model's rule, used by the sources
+
 _DANGEROUS = re.compile(r"<\s*(script|style|iframe|object|embed)\b|javascript:", re.IGNORECASE)
 _DANGEROUS_BLOCKS = re.compile(
     r"<\s*(script|style)\b[^>]*>.*?<\s*/\s*\1\s*>", re.IGNORECASE | re.DOTALL
@@ -115,10 +117,3 @@ def bare_orcid(value: str | None) -> str:
     """ "https://orcid.org/0000-0002-1825-0097" -> "0000-0002-1825-0097"; junk -> ""."""
     match = re.search(r"(\d{4}-\d{4}-\d{4}-\d{3}[\dX])", value or "")
     return match.group(1) if match else ""
-
-
-def bare_doi(value: str | None) -> str:
-    """A DOI without resolver prefix, lower-cased (DOIs are case-insensitive)."""
-    text = (value or "").strip()
-    text = re.sub(r"^(https?://(dx\.)?doi\.org/|doi:)", "", text, flags=re.IGNORECASE)
-    return text.lower() if text.startswith("10.") else ""

@@ -8,11 +8,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.forms import WagtailAdminModelForm
 
+from .doi import bare_doi
+
 
 def doi_as_stored(typed: str) -> str:
-    """`typed` as the sync stores a DOI (sync.text.bare_doi), or "" when it is no DOI."""
-    from sync.text import bare_doi  # the sync's rule for a stored DOI; its app imports ours
-
+    """`typed` as a DOI is stored (cms.papers.doi), or "" when it is no DOI."""
     return bare_doi((typed or "").strip().replace("doi: ", "doi:", 1))
 
 
