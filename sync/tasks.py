@@ -94,15 +94,12 @@ def sync_owed() -> str:
 
 @shared_task(name="sync.tasks.sync_paper", **TASK_OPTIONS)
 def sync_paper(paper_id: int, trigger: str = "task") -> str:
-    """Sync one paper now (the admin's "Sync now")."""
+    """Sync one paper now, unless a run already owes it (`sync_due`'s retries)."""
     if not Paper.objects.filter(pk=paper_id).exists():
         return "no-such-paper"
-    runs.abandon_stale_runs()  # a run whose process died must not hold the paper for long
-    if PaperSyncState.objects.filter(
-        paper_id=paper_id, in_flight=True, run__status=SyncRun.Status.RUNNING
-    ).exists():
+    run, started = runs.run_start_for_paper(paper_id=paper_id, trigger=trigger)
+    if not started:
         return "already-in-a-run"
-    run = runs.run_start(kind=SyncRun.Kind.PAPERS, trigger=trigger, paper_ids=[paper_id])
     outcome = services.sync_batch(paper_ids=[paper_id], run=run)
     runs.run_finish_if_done(run)
     return "error" if outcome.errors else ("changed" if outcome.changed else "unchanged")
