@@ -187,9 +187,17 @@ class PaperSyncDetailView(SyncDetailView):
             }
             for name, label in [*LOCKABLE_FIELDS, ("orcid", _("ORCID"))]
         ]
+        state = PaperSyncState.objects.filter(paper=paper).select_related("run").first()
         return super().get_context_data(
             paper=paper,
-            state=PaperSyncState.objects.filter(paper=paper).select_related("run").first(),
+            state=state,
+            # Owed to a running run; one failed as stale leaves it owed to the next run only.
+            in_flight=bool(
+                state
+                and state.in_flight
+                and state.run
+                and state.run.status == SyncRun.Status.RUNNING
+            ),
             fields=fields,
             changes=PaperChange.objects.filter(paper=paper).select_related("run")[:100],
             edit_url=reverse("wagtailsnippets_papers_paper:edit", args=[paper.pk]),

@@ -1,5 +1,6 @@
 """The sync screens in Wagtail's admin: runs, paper state with provenance, Sync now, candidates."""
 
+import re
 import socket
 import threading
 
@@ -10,7 +11,7 @@ from django.urls import reverse
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper
 from cms.translation.roles import EDITORS, TRANSLATORS
-from sync import tasks
+from sync import runs, tasks
 from sync.models import PaperChange, SyncRun
 from sync.politeness import reset_breakers
 from tests.users import member
@@ -232,3 +233,17 @@ def test_sync_now_pressed_twice_before_a_worker_starts_queues_one_sync(
     with django_capture_on_commit_callbacks(execute=True):
         third = client.post(url, follow=True)  # once it ended, Sync now syncs again
     assert "queued for the sync worker" in third.content.decode() and len(queued) == 2
+
+
+def test_a_paper_left_by_a_run_no_worker_finished_does_not_read_in_flight(editor_client):
+    """A run failed as stale leaves its papers owed to the next run; the paper's screen said
+    "in flight: yes" beside that failed run, as if a worker were syncing it."""
+    paper = bytescale()
+    run = runs.run_start(kind=SyncRun.Kind.PAPERS, trigger="admin:ed", paper_ids=[paper.pk])
+    url = reverse("sync_paper", args=[paper.pk])
+    assert re.search(r"<th>in flight</th><td>yes</td>", editor_client.get(url).content.decode())
+    SyncRun.objects.filter(pk=run.pk).update(status=SyncRun.Status.FAILED)
+
+    html = editor_client.get(url).content.decode()
+
+    assert re.search(r"<th>in flight</th><td>no</td>", html) and "(Failed)" in html
