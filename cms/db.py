@@ -1,9 +1,10 @@
-"""Batched writes the ORM makes slow."""
+"""Batched writes the ORM makes slow, and a lock that serialises transactions."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.db import connection as default_connection
 from django.db import connections, router
 from django.db.models import Model
 
@@ -33,3 +34,18 @@ def update_rows(model: type[Model], rows: Sequence[Model], fields: Sequence[str]
     ]
     with connection.cursor() as cursor:
         cursor.executemany(sql, params)
+
+
+def serialize_transactions(name: str) -> None:
+    """Hold a lock named `name` until the current transaction ends: another transaction asking
+    for it waits until this one has committed, then sees what it wrote.
+
+    For a check-then-create that no constraint can guard ("is there a paper with this title in
+    this year?"): on PostgreSQL a transaction-scoped advisory lock; SQLite needs none, as this
+    project's transactions begin IMMEDIATE, taking the database's write lock.
+    """
+    if not default_connection.in_atomic_block:
+        raise RuntimeError("serialize_transactions() holds its lock until the transaction ends")
+    if default_connection.vendor == "postgresql":
+        with default_connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [name])

@@ -104,6 +104,25 @@ def run_start(
     return run
 
 
+def run_start_for_paper(*, paper_id: int, trigger: str) -> tuple[SyncRun, bool]:
+    """A run of one paper, made at once, and True; or the running run that already owes the
+    paper, and False. The one test of "is this paper being synced": a run is made when the sync
+    is asked for (Sync now, a retry), not when a worker takes it, so a second ask while the
+    first waits in the queue finds it. The paper's sync state is locked meanwhile, so two asks
+    at the same moment make one run (PostgreSQL; SQLite serializes the writes)."""
+    abandon_stale_runs()  # a run whose process died must not hold the paper for long
+    PaperSyncState.objects.get_or_create(paper_id=paper_id)
+    with transaction.atomic():
+        state = PaperSyncState.objects.select_for_update().get(paper_id=paper_id)
+        busy = None
+        if state.in_flight and state.run_id:
+            busy = SyncRun.objects.filter(pk=state.run_id, status=SyncRun.Status.RUNNING).first()
+        if busy is not None:
+            return busy, False
+        run = run_start(kind=SyncRun.Kind.PAPERS, trigger=trigger, paper_ids=[paper_id])
+    return run, True
+
+
 def count_chunk(
     run: SyncRun,
     *,

@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from wagtail.search.index import insert_or_update_object
 
-from cms.db import update_rows
+from cms.db import serialize_transactions, update_rows
 from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
 from cms.papers.serializers import PAPER_PREFETCH
 from cms.papers.signals import papers_changed
@@ -469,6 +469,10 @@ def paper_create_from_lookup(*, found: Found) -> tuple[Paper, bool]:
     doi = next((c.new for c in found.changes if c.field == "doi"), "")
     try:
         with transaction.atomic():
+            # Two adds at the same moment (two editors, a double click) would each find no
+            # paper and each make one: a paper without a DOI has no constraint to stop the
+            # second. The second now waits for the first, then finds its paper.
+            serialize_transactions("sync:paper-create-from-lookup")
             existing = Paper.objects.filter(pk=found.existing_id).first() or existing_paper(
                 doi=doi,
                 dblp_key=next((c.new for c in found.changes if c.field == "dblp_key"), ""),

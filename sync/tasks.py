@@ -94,15 +94,12 @@ def sync_owed() -> str:
 
 @shared_task(name="sync.tasks.sync_paper", **TASK_OPTIONS)
 def sync_paper(paper_id: int, trigger: str = "task") -> str:
-    """Sync one paper now (the admin's "Sync now")."""
+    """Sync one paper now, unless a run already owes it (`sync_due`'s retries)."""
     if not Paper.objects.filter(pk=paper_id).exists():
         return "no-such-paper"
-    runs.abandon_stale_runs()  # a run whose process died must not hold the paper for long
-    if PaperSyncState.objects.filter(
-        paper_id=paper_id, in_flight=True, run__status=SyncRun.Status.RUNNING
-    ).exists():
+    run, started = runs.run_start_for_paper(paper_id=paper_id, trigger=trigger)
+    if not started:
         return "already-in-a-run"
-    run = runs.run_start(kind=SyncRun.Kind.PAPERS, trigger=trigger, paper_ids=[paper_id])
     outcome = services.sync_batch(paper_ids=[paper_id], run=run)
     runs.run_finish_if_done(run)
     return "error" if outcome.errors else ("changed" if outcome.changed else "unchanged")
@@ -110,16 +107,22 @@ def sync_paper(paper_id: int, trigger: str = "task") -> str:
 
 @shared_task(name="sync.tasks.sync_due", **TASK_OPTIONS)
 def sync_due(limit: int = 100) -> str:
-    """Retry papers whose `not_before` has passed (rows, not sleeping tasks)."""
+    """Retry papers whose `not_before` has passed (rows, not sleeping tasks).
+
+    They go in one run made here and handed out as a run's batches are, so the next round
+    finds them owed while they wait for a busy worker, rather than queuing them again. A paper
+    owed by a run no worker finished (failed, sync/runs.py) is retried too.
+    """
+    runs.abandon_stale_runs()
     due = list(
-        PaperSyncState.objects.filter(
-            in_flight=False,
-            failed_attempts__gt=0,
-            not_before__lte=timezone.now(),
-        ).values_list("paper_id", flat=True)[:limit]
+        PaperSyncState.objects.filter(failed_attempts__gt=0, not_before__lte=timezone.now())
+        .exclude(in_flight=True, run__status=SyncRun.Status.RUNNING)
+        .values_list("paper_id", flat=True)[:limit]
     )
-    for paper_id in due:
-        sync_paper.delay(paper_id, trigger="retry")
+    if not due:
+        return "queued 0"
+    run = runs.run_start(kind=SyncRun.Kind.PAPERS, trigger="retry", paper_ids=due)
+    owed.hand_out(run, sync_batch.delay)
     return f"queued {len(due)}"
 
 

@@ -6,6 +6,8 @@ detail screens use Wagtail's generic base template, so they look like the rest o
 
 from __future__ import annotations
 
+from functools import partial
+
 import django_filters
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect
@@ -19,12 +21,13 @@ from wagtail.admin.ui.tables import Column, DateColumn, TitleColumn
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.admin.views.reports import ReportView
 
-from cms.ops.background import start_after_commit
+from cms.ops.background import start_after_commit, worker_configured
 from cms.papers.models import LOCKABLE_FIELDS, Paper
 from cms.translation.policy import may_edit_snippet
 
+from . import owed, runs
 from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
-from .tasks import sync_paper
+from .tasks import sync_batch
 
 
 def may_sync_papers(user) -> bool:
@@ -184,9 +187,17 @@ class PaperSyncDetailView(SyncDetailView):
             }
             for name, label in [*LOCKABLE_FIELDS, ("orcid", _("ORCID"))]
         ]
+        state = PaperSyncState.objects.filter(paper=paper).select_related("run").first()
         return super().get_context_data(
             paper=paper,
-            state=PaperSyncState.objects.filter(paper=paper).select_related("run").first(),
+            state=state,
+            # Owed to a running run; one failed as stale leaves it owed to the next run only.
+            in_flight=bool(
+                state
+                and state.in_flight
+                and state.run
+                and state.run.status == SyncRun.Status.RUNNING
+            ),
             fields=fields,
             changes=PaperChange.objects.filter(paper=paper).select_related("run")[:100],
             edit_url=reverse("wagtailsnippets_papers_paper:edit", args=[paper.pk]),
@@ -196,23 +207,24 @@ class PaperSyncDetailView(SyncDetailView):
 
 @require_POST
 def sync_now(request, pk: int):
-    """Start a sync of one paper once this request's transaction has committed; the answer
-    never waits for it (cms/ops/background.py)."""
+    """Start a sync of one paper; the answer never waits for it (cms/ops/background.py).
+
+    The run is made here, owing the paper, and handed out as a run's batches are: a second
+    press while the first waits for a worker is told so rather than queuing a second sync,
+    and a message the broker loses is handed out again (sync/owed.py)."""
     if not may_sync_papers(request.user):
         return permission_denied(request)
     paper = get_object_or_404(Paper, pk=pk)
-    busy = PaperSyncState.objects.filter(
-        paper=paper, in_flight=True, run__status=SyncRun.Status.RUNNING
-    ).first()
-    if busy is not None:
+    run, started = runs.run_start_for_paper(paper_id=paper.pk, trigger=f"admin:{request.user}")
+    if not started:
         messages.info(
             request,
             _("“%(title)s” is being synced by %(run)s already.")
-            % {"title": paper.title, "run": busy.run},
+            % {"title": paper.title, "run": run},
         )
         return redirect("sync_paper", pk=paper.pk)
-    by_worker = start_after_commit(sync_paper, paper.pk, trigger=f"admin:{request.user}")
-    if by_worker:
+    owed.hand_out(run, partial(start_after_commit, sync_batch))
+    if worker_configured():
         message = _("Sync of “%(title)s” queued for the sync worker. Reload this page to see it.")
     else:
         message = _(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 from typing import Any
+from urllib.parse import quote
 
 from ..conf import sync_setting
 from ..identifiers import DOI, TITLE, Identifier
@@ -28,6 +29,9 @@ WORKS_PATH = "/works"
 # DOIs per filter request: Crossref asks for "between 5 and 20 queries" per batched lookup, and
 # its request line is capped at 4 KB (about 100 DOIs); answers come in one page (`rows`).
 DOI_BATCH = 20
+# Crossref splits `filter` at commas and documents no escape: a DOI holding one is asked for
+# alone, at the work's own address (`/works/{doi}`, "/" left as it is, as Crossref asks).
+FILTER_SEPARATORS = ","
 SELECT = "DOI,title,author,abstract,issued,published,type,subtype,URL,container-title"
 
 
@@ -48,7 +52,10 @@ class CrossrefSource(Source):
         unasked = [q.paper_id for q in queries if not q.doi and q.paper_id not in searched]
         if unasked:
             yield unasked, FetchResult()
-        for batch in chunks(with_doi, DOI_BATCH):
+        for query in [q for q in with_doi if not fits_filter(q.doi)]:
+            work = partial(self._work, query.doi)
+            yield [query.paper_id], self.found_in([query], work, indexed=False)
+        for batch in chunks([q for q in with_doi if fits_filter(q.doi)], DOI_BATCH):
             filters = ",".join(f"doi:{q.doi}" for q in batch)
             params = self.polite_params(filter=filters, rows=len(batch), select=SELECT)
             works = partial(self._works, params)
@@ -73,7 +80,19 @@ class CrossrefSource(Source):
                 raise TypeError("items is not a list")
         return self.parse_all(items, self.parse_work)
 
+    def _work(self, doi: str) -> list[PaperRecord]:
+        data = self.get_json(f"{WORKS_PATH}/{quote(doi, safe='/')}", missing_ok=True)
+        if data is None:  # 404: Crossref has no such DOI
+            return []
+        with self.shape_checked("crossref"):
+            work = data["message"]
+            if not isinstance(work, dict):
+                raise TypeError("message is not an object")
+        return self.parse_all([work], self.parse_work)
+
     def resolve(self, identifier: Identifier) -> list[PaperRecord]:
+        if identifier.kind == DOI and not fits_filter(identifier.value):
+            return self._work(identifier.value)
         if identifier.kind == DOI:
             params = self.polite_params(filter=f"doi:{identifier.value}", rows=1, select=SELECT)
         elif identifier.kind == TITLE:
@@ -140,3 +159,8 @@ class CrossrefSource(Source):
             if first and isinstance(first[0], int):
                 return first[0]
         return None
+
+
+def fits_filter(doi: str) -> bool:
+    """Whether `doi` can go into a `filter=doi:...` as it is."""
+    return not any(char in doi for char in FILTER_SEPARATORS)

@@ -31,6 +31,10 @@ DOI_BATCH = 50  # OpenAlex's limit for OR-ed filter values
 # Titles ORed into one title search while the filter stays this long URL-encoded: OpenAlex
 # refuses request URLs over about 4 KB. Each search costs ten times a list call in credits.
 TITLE_FILTER_BUDGET = 3000
+# OpenAlex splits `filter` at commas, ORs values at "|" and ANDs them at "+", and documents no
+# escape: a DOI holding one is asked for alone, at the work's own address (`/works/doi:{doi}`,
+# free of list credits too).
+FILTER_SEPARATORS = ",|+"
 PER_PAGE = 200  # OpenAlex's largest page
 MAX_PAGES = 5
 _WORD = re.compile(r"[^\W_]+")
@@ -62,7 +66,10 @@ class OpenAlexSource(Source):
 
     def fetch_each(self, queries: list[PaperQuery]) -> Iterator[tuple[list[int], FetchResult]]:
         with_doi = [q for q in queries if q.doi]
-        for batch in chunks(with_doi, DOI_BATCH):
+        for query in [q for q in with_doi if not fits_filter(q.doi)]:
+            work = partial(self._single, f"doi:{query.doi}")
+            yield [query.paper_id], self.found_in([query], work)
+        for batch in chunks([q for q in with_doi if fits_filter(q.doi)], DOI_BATCH):
             params = self._params(
                 filter="doi:" + "|".join(q.doi for q in batch),
                 **{"per-page": len(batch)},
@@ -108,19 +115,25 @@ class OpenAlexSource(Source):
                     break
         return self.parse_all(works, self.parse_work)
 
+    def _single(self, key: str) -> list[PaperRecord]:
+        """The work at its own address (free of list credits): an id, or `doi:<doi>`."""
+        work = self.get_json(
+            f"{WORKS_PATH}/{quote(key, safe='/:')}",
+            params=self._params(select=SELECT),
+            missing_ok=True,
+        )
+        if work is None:  # 404: no such work
+            return []
+        with self.shape_checked("openalex"):
+            if not isinstance(work, dict):
+                raise TypeError("the work is not an object")
+        return self.parse_all([work], self.parse_work)
+
     def resolve(self, identifier: Identifier) -> list[PaperRecord]:
-        if identifier.kind == OPENALEX:  # the single-work endpoint (free of list credits)
-            work = self.get_json(
-                f"{WORKS_PATH}/{identifier.value}",
-                params=self._params(select=SELECT),
-                missing_ok=True,
-            )
-            if work is None:  # 404: no such work
-                return []
-            with self.shape_checked("openalex"):
-                if not isinstance(work, dict):
-                    raise TypeError("the work is not an object")
-            return self.parse_all([work], self.parse_work)
+        if identifier.kind == OPENALEX:
+            return self._single(identifier.value)
+        if identifier.kind == DOI and not fits_filter(identifier.value):
+            return self._single(f"doi:{identifier.value}")
         if identifier.kind == DOI:
             value = f"doi:{identifier.value}"
         elif identifier.kind == ARXIV:  # arXiv registers DOIs for its papers: 10.48550/arXiv.<id>
@@ -211,3 +224,8 @@ def _results(data: Any) -> list:
 def _phrase(title: str) -> str:
     """A title as a quoted-phrase search: its words only (no quotes, commas or operators)."""
     return " ".join(_WORD.findall(clean_title(title).casefold()))
+
+
+def fits_filter(doi: str) -> bool:
+    """Whether `doi` can go into a `filter=doi:...` as it is."""
+    return not any(char in doi for char in FILTER_SEPARATORS)

@@ -3,14 +3,13 @@
 Envelopes and paging follow each API's documentation (and the recorded responses in
 tests/fixtures/): DBLP `/search/publ/api` (`q`, `h`, `f`; a single hit comes as an object, no
 `hit` key when nothing matched), Crossref `/works` (`filter=doi:A,doi:B` ORed, date filters,
-`query.bibliographic`, `rows`, `select`), OpenAlex `/works` (`filter=doi:A|B`,
-`title.search:"phrase" OR "phrase"`, `publication_year:A-B`, `per-page`, `page`, `select`; and
-`/works/<W id>`, one work) and
-Semantic Scholar `/graph/v1` (`POST paper/batch` with `null` for unknown ids, `DOI:` and `ARXIV:`
-ids, and at most 500 ids,
-`paper/search/match` answering 404 when nothing matches, `paper/search/bulk` with `venue`,
-`year`, 1,000 papers a call and a continuation `token`). Searches match on whole words, as the
-real engines do after tokenising; ranking is not imitated.
+`query.bibliographic`, `rows`, `select`; and `/works/<DOI>`, one work), OpenAlex `/works`
+(`filter=doi:A|B`, `title.search:"phrase" OR "phrase"`, `publication_year:A-B`, `per-page`,
+`page`, `select`; and `/works/<W id>` or `/works/doi:<DOI>`, one work) and Semantic Scholar
+`/graph/v1` (`POST paper/batch` with `null` for unknown ids, `DOI:` and `ARXIV:` ids, and at
+most 500 ids, `paper/search/match` answering 404 when nothing matches, `paper/search/bulk` with
+`venue`, `year`, 1,000 papers a call and a continuation `token`). Searches match on whole words,
+as the real engines do after tokenising; ranking is not imitated.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import unquote
 
 from .catalog import Catalog, bare_doi, words
 
@@ -98,6 +98,16 @@ def _issued_year(work: dict[str, Any]) -> int | None:
 
 
 def crossref(catalog: Catalog, method: str, path: str, query: dict, body: bytes) -> Answer:
+    if path.startswith("/works/"):  # one work by its DOI, or a 404 (Crossref's is plain text)
+        work = catalog.crossref_by_doi.get(bare_doi(unquote(path.removeprefix("/works/"))))
+        if work is None:
+            return 404, {"status": "error", "message": "Resource not found."}
+        return 200, {
+            "status": "ok",
+            "message-type": "work",
+            "message-version": "1.0.0",
+            "message": work,
+        }
     if path != "/works":
         return 404, {"status": "error", "message": "not found"}
     dois, since, until = [], None, None
@@ -173,6 +183,12 @@ def openalex(catalog: Catalog, method: str, path: str, query: dict, body: bytes)
         if work is None:
             return 404, {"error": "Not found", "message": f"{single.group(1)} not found"}
         return 200, _select(work, _param(query, "select"))
+    by_doi = re.fullmatch(r"/works/doi:(.+)", unquote(path), re.IGNORECASE)
+    if by_doi:  # the single-work endpoint by DOI
+        found = catalog.openalex_by_doi.get(bare_doi(by_doi.group(1)))
+        if not found:
+            return 404, {"error": "Not found", "message": f"{by_doi.group(1)} not found"}
+        return 200, _select(found[0], _param(query, "select"))
     if path != "/works":
         return 404, {"error": "not found"}
     filters = _openalex_filters(_param(query, "filter"))

@@ -1,5 +1,6 @@
 """The sync screens in Wagtail's admin: runs, paper state with provenance, Sync now, candidates."""
 
+import re
 import socket
 import threading
 
@@ -10,7 +11,7 @@ from django.urls import reverse
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper
 from cms.translation.roles import EDITORS, TRANSLATORS
-from sync import tasks
+from sync import runs, tasks
 from sync.models import PaperChange, SyncRun
 from sync.politeness import reset_breakers
 from tests.users import member
@@ -191,3 +192,58 @@ def test_the_sync_button_is_only_on_listings_of_those_who_may_sync(client):
     first = Paper.objects.order_by("-year", "title").first()
     assert listing.status_code == 200 and first.title in listing.content.decode()
     assert reverse("sync_paper", args=[first.pk]) not in listing.content.decode()
+
+
+def test_sync_now_pressed_twice_before_a_worker_starts_queues_one_sync(
+    upstream, client, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """With a worker configured, the first press queues the sync; until a worker takes it,
+    nothing was running, so a second press used to queue a second sync of the same paper
+    (two runs, back to back). The run is now made in the request: the second press is told."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # a worker takes the tasks
+    queued = []
+    monkeypatch.setattr(
+        "cms.ops.background.send_to_worker",
+        lambda task, *args, **kwargs: queued.append((task, args, kwargs)) or True,
+    )
+    client.force_login(member(EDITORS, "ed"))
+    paper = bytescale()
+    paper.locked_fields = ["abstract"]
+    paper.abstract = "An editor's abstract."
+    paper.save()
+    url = reverse("sync_paper_now", args=[paper.pk])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        first = client.post(url, follow=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        second = client.post(url, follow=True)
+
+    assert "queued for the sync worker" in first.content.decode()
+    run = SyncRun.objects.get()
+    assert run.status == SyncRun.Status.RUNNING and run.trigger == "admin:ed"
+    assert f"is being synced by {run} already" in second.content.decode()
+    assert len(queued) == 1
+    task, args, kwargs = queued[0]
+    task.apply(args=args, kwargs=kwargs, throw=True)  # the worker takes it
+    run.refresh_from_db()
+    paper.refresh_from_db()
+    assert run.status == SyncRun.Status.FINISHED and run.papers_matched == 1
+    assert paper.authors.count() == 4 and paper.abstract == "An editor's abstract."
+    assert SyncRun.objects.count() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        third = client.post(url, follow=True)  # once it ended, Sync now syncs again
+    assert "queued for the sync worker" in third.content.decode() and len(queued) == 2
+
+
+def test_a_paper_left_by_a_run_no_worker_finished_does_not_read_in_flight(editor_client):
+    """A run failed as stale leaves its papers owed to the next run; the paper's screen said
+    "in flight: yes" beside that failed run, as if a worker were syncing it."""
+    paper = bytescale()
+    run = runs.run_start(kind=SyncRun.Kind.PAPERS, trigger="admin:ed", paper_ids=[paper.pk])
+    url = reverse("sync_paper", args=[paper.pk])
+    assert re.search(r"<th>in flight</th><td>yes</td>", editor_client.get(url).content.decode())
+    SyncRun.objects.filter(pk=run.pk).update(status=SyncRun.Status.FAILED)
+
+    html = editor_client.get(url).content.decode()
+
+    assert re.search(r"<th>in flight</th><td>no</td>", html) and "(Failed)" in html

@@ -210,3 +210,48 @@ def test_a_paper_no_source_answered_for_is_not_synced_and_retried_on_its_backoff
     assert state.last_synced_at is None and state.failed_attempts == 2
     assert state.not_before - timezone.now() > 2 * base - timedelta(minutes=1)
     assert tasks.sync_due() == "queued 0"
+
+
+def test_a_due_paper_waiting_for_a_busy_worker_is_not_queued_again_by_the_next_round(
+    upstream, bytescale, monkeypatch
+):
+    """`sync_due` runs every 15 minutes; while a long sync keeps the worker busy its retries
+    wait in the queue. Each round used to queue the paper again (nothing said it was queued),
+    so once the worker got to them it synced the paper once per round, each its own run,
+    ignoring the backoff the first retry set. A retry is now a run made at once."""
+    queued = []
+    for task in (tasks.sync_paper, tasks.sync_batch):
+        monkeypatch.setattr(task, "delay", lambda *args, **kwargs: queued.append((args, kwargs)))
+    bytescale.locked_fields = ["abstract"]
+    bytescale.save()
+    PaperSyncState.objects.create(
+        paper=bytescale, failed_attempts=1, not_before=timezone.now() - timedelta(minutes=1)
+    )
+
+    assert tasks.sync_due() == "queued 1"
+    assert tasks.sync_due() == "queued 0"  # the next round: it waits in the queue already
+
+    assert len(queued) == 1
+    run = SyncRun.objects.get()
+    assert (run.kind, run.status, run.trigger) == ("papers", "running", "retry")
+    monkeypatch.undo()
+    args, kwargs = queued[0]
+    tasks.sync_batch.apply(args=args, kwargs=kwargs, throw=True)  # the worker gets to it
+    run.refresh_from_db()
+    assert run.status == SyncRun.Status.FINISHED and run.papers_matched == 1
+    assert snapshot(bytescale)["abstract"] == "An editor's abstract."
+
+
+def test_a_due_paper_of_a_run_no_worker_finished_is_retried(upstream, bytescale):
+    """A run no worker worked on is failed with its papers still owed; a paper of it that was
+    due a retry is retried on time, not left for the next sync of all papers."""
+    run = runs.run_start(kind=SyncRun.Kind.PAPERS, trigger="retry", paper_ids=[bytescale.pk])
+    SyncRun.objects.filter(pk=run.pk).update(status=SyncRun.Status.FAILED)
+    PaperSyncState.objects.filter(paper=bytescale).update(
+        failed_attempts=1, not_before=timezone.now() - timedelta(minutes=1)
+    )
+
+    assert tasks.sync_due() == "queued 1"
+
+    state = PaperSyncState.objects.get(paper=bytescale)
+    assert not state.in_flight and state.failed_attempts == 0 and state.last_synced_at
