@@ -18,7 +18,7 @@ at the same admin URLs (registered ahead of wagtail-localize's own in wagtail_ho
 
 from django.contrib import messages
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from wagtail.models import Locale, Page
@@ -157,11 +157,24 @@ def translation_target(translation_id: int):
         raise Http404 from None
 
 
+def refused(message: str) -> HttpResponseForbidden:
+    """A 403 saying why, answered by the view itself.
+
+    Raising PermissionDenied in an admin view makes Wagtail redirect to the dashboard and queue
+    a generic "Sorry, you do not have permission" for whatever page opens next; the translation
+    editor's JavaScript, which calls the override URL with fetch, would follow that redirect and
+    report only that saving failed.
+    """
+    return HttpResponseForbidden(message, content_type="text/plain; charset=utf-8")
+
+
 def stop_translation(request, translation_id: int):
     """wagtail-localize's "Stop Synced translation", for those the policy lets detach the page."""
     target = translation_target(translation_id)
     if isinstance(target, Page) and not policy.may_stop_translation(request.user, target):
-        raise PermissionDenied
+        return refused(
+            _("Your role may not stop this translation: the page keeps following the English page.")
+        )
     return edit_translation.stop_translation(request, translation_id)
 
 
@@ -169,5 +182,10 @@ def edit_override(request, translation_id: int, overridable_segment_id: int):
     """wagtail-localize's override of a synchronized value, for those the policy lets."""
     target = translation_target(translation_id)
     if isinstance(target, Page) and not policy.may_override_synchronized(request.user, target):
-        raise PermissionDenied
+        return refused(
+            _(
+                "Your role may not change the values a translation keeps from the English "
+                "page (images, links)."
+            )
+        )
     return edit_translation.edit_override(request, translation_id, overridable_segment_id)
