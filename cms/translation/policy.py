@@ -13,6 +13,7 @@ in Wagtail's own views. What they cannot express, and what wagtail-localize's vi
 - stopping a translation detaches the page from its English source, after which its
   synchronized fields (images, links, numbers) may be edited: a decision about the site's
   structure, so only those who may delete the page may (not translators, who translate);
+  so is starting a stopped translation again;
 - the same holds for overriding one synchronized value of a translation (wagtail-localize's
   overridable segments: a figure's image, a link's address): translators translate text;
 - nothing with Simplified-only characters goes live on a zh-hant page, whoever publishes it
@@ -128,6 +129,12 @@ def may_stop_translation(user, page: Page) -> bool:
     synchronized with English (cms.digests.blocks) anyone editing it may then change: for those
     who own the page's structure, as deleting it is, not for translators."""
     return may_delete(user, page)
+
+
+def may_restart_translation(user, page: Page) -> bool:
+    """Starting a stopped translation again makes its next publish put English's synchronized
+    values back on the page, undoing what was decided for it while stopped: the same decision."""
+    return may_stop_translation(user, page)
 
 
 def may_override_synchronized(user, page: Page) -> bool:

@@ -74,3 +74,38 @@ def test_translation_editor_offers_them_to_administrators(client, admin_user, di
     classes = _body_classes(response)
     assert "translation-refuses" not in classes
     assert b"convert_to_alias" in response.content
+
+
+def _stopped(translation: Translation) -> Translation:
+    translation.enabled = False
+    translation.save(update_fields=["enabled"])
+    return translation
+
+
+def test_translator_cannot_restart_a_stopped_translation(
+    client, translator, digest_en, digest_zh, zh_locale
+):
+    """An administrator stopped it to give the page a life of its own; starting it again would
+    let the next publish put English's synchronized values back: the same decision, theirs."""
+    _stopped(_translation(digest_en, zh_locale))
+    client.force_login(translator)
+    edit_url = reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
+
+    assert b"localize-restart-translation" not in client.get(edit_url).content
+    response = client.post(edit_url, {"localize-restart-translation": "1"})
+
+    assert response.status_code == 403
+    assert "may not start this translation again" in response.content.decode()
+    assert not _translation(digest_en, zh_locale).enabled
+
+
+def test_administrator_may_restart_it(client, admin_user, digest_en, digest_zh, zh_locale):
+    _stopped(_translation(digest_en, zh_locale))
+    client.force_login(admin_user)
+    edit_url = reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
+
+    assert b"localize-restart-translation" in client.get(edit_url).content
+    response = client.post(edit_url, {"localize-restart-translation": "1"})
+
+    assert response.status_code == 302
+    assert _translation(digest_en, zh_locale).enabled
