@@ -12,13 +12,13 @@ at the same admin URLs (registered ahead of wagtail-localize's own in wagtail_ho
   users who may publish every translation, and each is published through the policy's checks,
   the zh-Hant guard included;
 - converting a translation back into an alias is for administrators only;
-- stopping a translation, or overriding one of its synchronized values (a figure's image), is
-  for those who own the page's structure, not translators.
+- stopping a translation, starting a stopped one again, or overriding one of its synchronized
+  values (a figure's image), is for those who own the page's structure, not translators.
 """
 
 from django.contrib import messages
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from wagtail.models import Locale, Page
@@ -34,6 +34,9 @@ from wagtail_localize.views.edit_translation import user_can_edit_instance
 from . import policy
 from .prefill import publish_translation
 from .previous import carry_over_previous_translations, segment_strings
+
+# The action menu item and post field of wagtail-localize's "Start Synced translation".
+RESTART_FIELD = "localize-restart-translation"
 
 
 class RoleLimitedSubmitMixin:
@@ -157,17 +160,50 @@ def translation_target(translation_id: int):
         raise Http404 from None
 
 
+def refused(message: str) -> HttpResponseForbidden:
+    """A 403 saying why, answered by the view itself.
+
+    Raising PermissionDenied in an admin view makes Wagtail redirect to the dashboard and queue
+    a generic "Sorry, you do not have permission" for whatever page opens next; the translation
+    editor's JavaScript, which calls the override URL with fetch, would follow that redirect and
+    report only that saving failed.
+    """
+    return HttpResponseForbidden(message, content_type="text/plain; charset=utf-8")
+
+
 def stop_translation(request, translation_id: int):
     """wagtail-localize's "Stop Synced translation", for those the policy lets detach the page."""
     target = translation_target(translation_id)
     if isinstance(target, Page) and not policy.may_stop_translation(request.user, target):
-        raise PermissionDenied
+        return refused(
+            _("Your role may not stop this translation: the page keeps following the English page.")
+        )
     return edit_translation.stop_translation(request, translation_id)
+
+
+def refuse_restart(request, page: Page) -> HttpResponseForbidden | None:
+    """wagtail-localize's "Start Synced translation" (a field of a post to the page's edit view),
+    for those the policy lets attach the page to its English source again; None lets it go on."""
+    if request.method != "POST" or RESTART_FIELD not in request.POST:
+        return None
+    if policy.may_restart_translation(request.user, page):
+        return None
+    return refused(
+        _(
+            "Your role may not start this translation again: the page was detached from the "
+            "English page on purpose."
+        )
+    )
 
 
 def edit_override(request, translation_id: int, overridable_segment_id: int):
     """wagtail-localize's override of a synchronized value, for those the policy lets."""
     target = translation_target(translation_id)
     if isinstance(target, Page) and not policy.may_override_synchronized(request.user, target):
-        raise PermissionDenied
+        return refused(
+            _(
+                "Your role may not change the values a translation keeps from the English "
+                "page (images, links)."
+            )
+        )
     return edit_translation.edit_override(request, translation_id, overridable_segment_id)

@@ -13,13 +13,15 @@ in Wagtail's own views. What they cannot express, and what wagtail-localize's vi
 - stopping a translation detaches the page from its English source, after which its
   synchronized fields (images, links, numbers) may be edited: a decision about the site's
   structure, so only those who may delete the page may (not translators, who translate);
+  so is starting a stopped translation again;
 - the same holds for overriding one synchronized value of a translation (wagtail-localize's
   overridable segments: a figure's image, a link's address): translators translate text;
 - nothing with Simplified-only characters goes live on a zh-hant page, whoever publishes it
   (the zh-Hant guard), including scheduled publishing and workflow approval, which have no
   request to check (see `cms.translation.pages`);
 - nothing untranslated goes live either: a translation with strings not yet translated is not
-  published (its page would show them in English).
+  published (its page would show them in English);
+- nor a translation whose English page is not live (a draft submitted for translation).
 
 Users in no role (superusers, moderators) are limited only by Wagtail's own permissions.
 """
@@ -130,6 +132,12 @@ def may_stop_translation(user, page: Page) -> bool:
     return may_delete(user, page)
 
 
+def may_restart_translation(user, page: Page) -> bool:
+    """Starting a stopped translation again makes its next publish put English's synchronized
+    values back on the page, undoing what was decided for it while stopped: the same decision."""
+    return may_stop_translation(user, page)
+
+
 def may_override_synchronized(user, page: Page) -> bool:
     """Replacing a value that stays synchronized with English (a figure's image, cms.digests.blocks)
     on one translation is a decision about the page's structure, as stopping its translation is."""
@@ -183,19 +191,35 @@ def untranslated_message(translation: Translation) -> str | None:
     ).format(missing=total - translated, total=total)
 
 
+def unreleased_source_message(translation: Translation) -> str | None:
+    """Why `translation` may not go live while its source page is not live, or None.
+
+    A draft can be submitted for translation, which copies its text into the target language:
+    publishing that would show readers, translated, what the source's readers cannot see yet.
+    """
+    source = translation.source.get_source_instance()
+    if not isinstance(source, Page) or source.live:
+        return None
+    return _("The {language} page is not live: its translation may not go live before it.").format(
+        language=source.locale.get_display_name()
+    )
+
+
 def publish_refusal(user, page: Page, translation: Translation | None = None) -> str | None:
     """Why this user may not publish this page now, or None when they may.
 
     `user` is None for publishing without a person (scheduled publishing): only the content
     checks apply. Wagtail's own publish permission is checked by Wagtail's views and actions;
     this adds the role's language, the zh-Hant guard and, for a translation (found from the page
-    when not given), that every text is translated.
+    when not given), that its source page is live and every text is translated.
     """
     if user is not None and not may_write(user, page):
         return _("Your role may not publish pages in {language}.").format(
             language=page.locale.get_display_name()
         )
     writing = translation or (translation_into(page) if page.pk is not None else None)
+    if writing is not None and (unreleased := unreleased_source_message(writing)):
+        return unreleased + " " + _("Not published.")
     if writing is not None and (untranslated := untranslated_message(writing)):
         return untranslated + " " + _("Not published.")
     findings = guard_findings(page, translation)

@@ -157,6 +157,12 @@ def _refuse(request, reason: str, fallback: str):
 
 
 @hooks.register("before_edit_page", order=-1)
+def check_restart_translation(request, page):
+    """Ahead of wagtail-localize's hook, which restarts a stopped translation for any editor."""
+    return localize_views.refuse_restart(request, page)
+
+
+@hooks.register("before_edit_page", order=-1)
 def guard_traditional_chinese(request, page):
     """Show the translator any Simplified characters, and refuse to publish them.
 
@@ -294,8 +300,13 @@ def hide_refused_listing_buttons(buttons, page, user, context=None):
 
 @hooks.register("construct_page_action_menu")
 def hide_refused_actions(menu_items, request, context):
-    """No "Convert to alias page" item for users the policy would refuse."""
+    """No "Convert to alias page" or "Start Synced translation" for users the policy refuses."""
     page = context.get("page")
-    if page is None or page.pk is None or policy.may_convert_to_alias(request.user, page):
+    if page is None or page.pk is None:
         return
-    menu_items[:] = [item for item in menu_items if item.name != "localize-convert-to-alias"]
+    refused = set()
+    if not policy.may_convert_to_alias(request.user, page):
+        refused.add("localize-convert-to-alias")
+    if not policy.may_restart_translation(request.user, page):
+        refused.add(localize_views.RESTART_FIELD)
+    menu_items[:] = [item for item in menu_items if item.name not in refused]

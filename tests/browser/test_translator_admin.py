@@ -50,15 +50,19 @@ def test_edit_this_paper_is_shown_only_to_those_who_may_edit_papers(
 
     browser_page.goto(f"/admin/pages/{zh_page.pk}/edit/")
 
+    if who == "translator":
+        # A synchronized value the translator may not override is not drawn at all
+        # (cms/translation/templatetags/translation_policy.py): no chooser, no link.
+        browser_page.locator(".js-translation-editor footer").wait_for()
+        assert browser_page.locator(".snippet-chooser").count() == 0
+        assert browser_page.get_by_text("Edit this paper").count() == 0
+        assert browser_page.get_by_text("Change paper").count() == 0
+        return
     chooser = browser_page.locator(".snippet-chooser")
     chooser.get_by_text(paper.title[:40]).wait_for()
     link = chooser.get_by_text("Edit this paper")
-    if who == "translator":
-        assert not link.is_visible()
-        assert chooser.locator("a[href]").count() == 0
-    else:
-        assert link.is_visible()
-        assert link.get_attribute("href") == f"/admin/snippets/papers/paper/edit/{paper.pk}/"
+    assert link.is_visible()
+    assert link.get_attribute("href") == f"/admin/snippets/papers/paper/edit/{paper.pk}/"
 
 
 @pytest.mark.parametrize("who", ["translator", "admin"])
@@ -88,3 +92,56 @@ def test_stop_and_convert_are_offered_only_to_administrators(
         assert not stop.is_visible() and not convert.is_visible()
     else:
         assert stop.is_visible() and convert.is_visible()
+
+
+@pytest.fixture
+def digest_with_a_figure(seeded_live_server):
+    """A live English digest with a figure, and its zh-hant translation (a draft)."""
+    from wagtail.images import get_image_model
+    from wagtail.images.tests.utils import get_test_image_file
+    from wagtail_localize.models import Translation
+
+    english = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
+    image = get_image_model().objects.create(title="Throughput", file=get_test_image_file())
+    page = english.get_parent().add_child(
+        instance=DigestPage(
+            title="Rail fabrics in practice",
+            slug="rail-fabrics-in-practice",
+            short_name="RailPractice",
+            reading_minutes=5,
+            summary="Rail fabrics.",
+            locale=english.locale,
+        )
+    )
+    page.body = [("figure", {"image": image, "caption": "Throughput", "alt_text": ""})]
+    page.save_revision().publish()
+    zh_locale = Locale.objects.get(language_code="zh-hant")
+    source, _created = TranslationSource.get_or_create_from_instance(page)
+    translation = Translation.objects.create(source=source, target_locale=zh_locale)
+    translation.save_target(publish=False)
+    return page.get_translation(zh_locale)
+
+
+@pytest.mark.parametrize("who", ["translator", "admin"])
+def test_change_image_is_offered_only_to_administrators(
+    new_browser_page,  # noqa: F811
+    digest_with_a_figure,
+    who,
+):
+    """Overriding a figure's image is refused to translators (cms.translation.policy); the
+    editor's JavaScript would offer its "Change image" to anyone who may edit the page."""
+    if who == "translator":
+        member(TRANSLATORS, "translator", password="translator")
+    else:
+        get_user_model().objects.create_superuser("admin", "admin@example.com", "admin")
+    browser_page = new_browser_page()
+    log_in(browser_page, who)
+
+    browser_page.goto(f"/admin/pages/{digest_with_a_figure.pk}/edit/")
+    editor = browser_page.locator(".js-translation-editor")
+    editor.get_by_text("Throughput", exact=True).first.wait_for()  # the caption, to translate
+    change = editor.get_by_role("button", name="Change image")
+    if who == "translator":
+        assert change.count() == 0
+    else:
+        assert change.is_visible()

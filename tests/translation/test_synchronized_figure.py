@@ -6,9 +6,13 @@ the image, like the page's other synchronized fields, follows English unless an 
 decides otherwise (cms.translation.policy.may_override_synchronized).
 """
 
+import html
+import json
+import re
 from urllib.parse import urlencode
 
 import pytest
+from django.contrib.messages import get_messages
 from django.urls import reverse
 from wagtail.images import get_image_model
 from wagtail.images.tests.utils import get_test_image_file
@@ -46,7 +50,10 @@ def test_translator_cannot_replace_the_figure_image(client, translator, figure_t
 
     response = _put_override(client, translation, segment, other.pk)
 
-    assert response.status_code in (302, 403)
+    # A plain refusal for the editor's JavaScript, not the admin's redirect to the dashboard
+    # with "Sorry, you do not have permission" queued for whatever page opens next.
+    assert response.status_code == 403
+    assert not [m for m in get_messages(response.wsgi_request) if "permission" in str(m)]
     assert not SegmentOverride.objects.filter(context_id=segment.context_id).exists()
     translation.save_target(publish=True)
     zh = translation.get_target_instance()
@@ -62,3 +69,60 @@ def test_administrator_may_still_override_it(client, admin_user, figure_translat
     assert response.status_code == 201
     translation.save_target(publish=True)
     assert translation.get_target_instance().body[0].value["image"].pk == other.pk
+
+
+def test_translator_cannot_revert_an_administrators_override(
+    client, admin_user, translator, figure_translation
+):
+    translation, segment, _english, other = figure_translation
+    client.force_login(admin_user)
+    assert _put_override(client, translation, segment, other.pk).status_code == 201
+    client.force_login(translator)
+
+    response = client.delete(
+        reverse("wagtail_localize:edit_override", args=[translation.pk, segment.pk])
+    )
+
+    assert response.status_code == 403
+    assert SegmentOverride.objects.filter(context_id=segment.context_id).exists()
+
+
+def _editor_props(response) -> dict:
+    match = re.search(
+        r'class="js-translation-editor" data-props="([^"]*)"', response.content.decode()
+    )
+    assert match, "no translation editor on the page"
+    return json.loads(html.unescape(match.group(1)))
+
+
+def _synchronized_segments(props: dict) -> list[dict]:
+    return [s for s in props["segments"] if s["type"] == "synchronised_value"]
+
+
+def test_translation_editor_offers_translators_no_override(client, translator, figure_translation):
+    """The editor's JavaScript draws "Change image" on every synchronized value for anyone who
+    may edit the page; what the translator would be refused is not offered at all."""
+    translation, _segment, _english, _other = figure_translation
+    client.force_login(translator)
+    zh = translation.get_target_instance()
+
+    props = _editor_props(client.get(reverse("wagtailadmin_pages:edit", args=[zh.pk])))
+
+    assert _synchronized_segments(props) == []
+    assert props["initialOverrides"] == []
+    # Still every text to translate, the figure's caption included.
+    assert any(s["contentPath"].endswith(".caption") for s in props["segments"])
+
+
+def test_translation_editor_still_offers_administrators_the_override(
+    client, admin_user, figure_translation
+):
+    translation, segment, _english, other = figure_translation
+    client.force_login(admin_user)
+    assert _put_override(client, translation, segment, other.pk).status_code == 201
+    zh = translation.get_target_instance()
+
+    props = _editor_props(client.get(reverse("wagtailadmin_pages:edit", args=[zh.pk])))
+
+    assert [s["id"] for s in _synchronized_segments(props)] == [segment.pk]
+    assert [o["segment_id"] for o in props["initialOverrides"]] == [segment.pk]

@@ -6,6 +6,7 @@ Both are refused at wagtail-localize's URLs and left out of its translation edit
 """
 
 import pytest
+from django.contrib.messages import get_messages
 from django.urls import reverse
 from wagtail_localize.models import Translation
 
@@ -26,7 +27,10 @@ def test_translator_cannot_stop_the_translation(
 
     response = client.post(reverse("wagtail_localize:stop_translation", args=[translation.pk]))
 
-    assert response.status_code in (302, 403)  # Wagtail's admin turns a refusal into a redirect
+    assert response.status_code == 403
+    assert "may not stop this translation" in response.content.decode()
+    # Not the admin's redirect to the dashboard with a generic "Sorry" queued for later.
+    assert not [m for m in get_messages(response.wsgi_request) if "permission" in str(m)]
     assert _translation(digest_en, zh_locale).enabled
     # The zh-hant page still opens in the translation editor, not in Wagtail's own form.
     editor = client.get(reverse("wagtailadmin_pages:edit", args=[digest_zh.pk]))
@@ -70,3 +74,38 @@ def test_translation_editor_offers_them_to_administrators(client, admin_user, di
     classes = _body_classes(response)
     assert "translation-refuses" not in classes
     assert b"convert_to_alias" in response.content
+
+
+def _stopped(translation: Translation) -> Translation:
+    translation.enabled = False
+    translation.save(update_fields=["enabled"])
+    return translation
+
+
+def test_translator_cannot_restart_a_stopped_translation(
+    client, translator, digest_en, digest_zh, zh_locale
+):
+    """An administrator stopped it to give the page a life of its own; starting it again would
+    let the next publish put English's synchronized values back: the same decision, theirs."""
+    _stopped(_translation(digest_en, zh_locale))
+    client.force_login(translator)
+    edit_url = reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
+
+    assert b"localize-restart-translation" not in client.get(edit_url).content
+    response = client.post(edit_url, {"localize-restart-translation": "1"})
+
+    assert response.status_code == 403
+    assert "may not start this translation again" in response.content.decode()
+    assert not _translation(digest_en, zh_locale).enabled
+
+
+def test_administrator_may_restart_it(client, admin_user, digest_en, digest_zh, zh_locale):
+    _stopped(_translation(digest_en, zh_locale))
+    client.force_login(admin_user)
+    edit_url = reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
+
+    assert b"localize-restart-translation" in client.get(edit_url).content
+    response = client.post(edit_url, {"localize-restart-translation": "1"})
+
+    assert response.status_code == 302
+    assert _translation(digest_en, zh_locale).enabled
