@@ -235,6 +235,50 @@ def test_topic_and_digest_pages_show_synced_metadata(
     screenshot(page, "reader", "topic-zh-hant-desktop")
 
 
+@pytest.fixture
+def same_slug_in_another_topic():
+    """A live digest whose slug is also FabricPerf's: Wagtail keeps slugs unique among
+    siblings only, so a digest in another topic may have it, in both languages."""
+    from wagtail.models import Locale
+
+    from cms.digests.models import DigestPage, TopicPage
+
+    topic = TopicPage.objects.get(slug="workloads-and-traces", locale__language_code="en")
+    digest = DigestPage(
+        title="FabricPerf in production traces",
+        slug="fabricperf",
+        short_name="FabricTrace",
+        reading_minutes=4,
+        summary="Same address name as FabricPerf, in another topic.",
+    )
+    topic.add_child(instance=digest)
+    digest.save_revision().publish()
+    chinese = digest.copy_for_translation(Locale.objects.get(language_code="zh-hant"))
+    chinese.title = "生產環境追蹤中的 FabricPerf"
+    chinese.save_revision().publish()
+    return digest
+
+
+def test_a_digest_sharing_its_slug_with_another_topics_digest_opens(
+    seeded_live_server, page, same_slug_in_another_topic
+):
+    open_reader(page, seeded_live_server.url + "/workloads-and-traces/")
+    page.locator(".comparison-table").get_by_role("link", name="FabricTrace").click()
+    page.wait_for_url("**/workloads-and-traces/fabricperf/")
+    page.wait_for_selector("main[aria-busy=false] .digest")
+    assert page.locator("h1").inner_text() == "FabricPerf in production traces"
+    assert page.locator(".other-title").inner_text() == "生產環境追蹤中的 FabricPerf"
+
+    switch_language(page, "zh-hant")
+    assert page.locator("h1").inner_text() == "生產環境追蹤中的 FabricPerf"
+    assert page.locator(".other-title").inner_text() == "FabricPerf in production traces"
+
+    # The first digest with that slug still opens as itself, with its own translation.
+    open_reader(page, seeded_live_server.url + "/inside-the-server/fabricperf/")
+    assert page.locator("h1").inner_text().startswith("FabricPerf:以 GPU 通訊")
+    assert page.locator(".other-title").inner_text().startswith("FabricPerf: Measuring")
+
+
 def test_unknown_address_says_so(seeded_live_server, page):
     response = page.goto(seeded_live_server.url + "/inside-the-server/no-such-digest/")
     page.wait_for_selector("main[aria-busy=false]")
