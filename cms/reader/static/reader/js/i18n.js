@@ -136,6 +136,12 @@ export function setLanguage(lang, { remember = true } = {}) {
   return current;
 }
 
+/** The language the server rendered the shell in (its <html lang>); the default if unknown. */
+export function shellLanguage() {
+  const tag = document.documentElement.lang;
+  return LANGS.find((lang) => HTML_LANG[lang] === tag) || DEFAULT_LANG;
+}
+
 export function language() {
   return current;
 }

@@ -4,7 +4,7 @@
 
 import { previewPage } from "./api.js";
 import { h } from "./dom.js";
-import { language, languageToShow, setLanguage, t } from "./i18n.js";
+import { language, languageToShow, setLanguage, shellLanguage, t } from "./i18n.js";
 import { addressIn, pageHref, splitPath } from "./urls.js";
 import { loadDigest, renderDigest } from "./views/digest.js";
 import { loadIndex, renderIndex } from "./views/index.js";
@@ -134,6 +134,8 @@ window.addEventListener("popstate", () => {
   render({ moveFocus: true });
 });
 
-if (isPreview) setLanguage("en", { remember: false });
+// A preview starts in the language the server negotiated for the shell, the one the API's
+// messages (an expired token, say) come in, until the draft names its own.
+if (isPreview) setLanguage(shellLanguage(), { remember: false });
 else followAddress();
 render();
