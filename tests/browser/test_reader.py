@@ -279,6 +279,45 @@ def test_a_digest_sharing_its_slug_with_another_topics_digest_opens(
     assert page.locator(".other-title").inner_text().startswith("FabricPerf: Measuring")
 
 
+def test_switching_to_a_language_the_page_is_not_in_yet_leads_back(seeded_live_server, page):
+    """An English digest published before its translation: the switch must not leave the
+    reader at "no page at this address" with nothing to follow."""
+    from cms.digests.models import DigestPage, TopicPage
+
+    topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code="en")
+    digest = DigestPage(
+        title="A digest not yet translated",
+        slug="not-yet-translated",
+        short_name="Untranslated",
+        reading_minutes=3,
+        summary="English only, for now.",
+    )
+    topic.add_child(instance=digest)
+    digest.save_revision().publish()
+
+    open_reader(page, seeded_live_server.url + "/inside-the-server/not-yet-translated/")
+    switch_language(page, "zh-hant")
+    assert path_of(page) == "/zh-hant/inside-the-server/not-yet-translated/"
+    assert page.locator("h1").inner_text() == "這個頁面還沒有中文版本。"
+    link = page.get_by_role("link", name="A digest not yet translated")
+    assert link.get_attribute("lang") == "en"
+    assert link.get_attribute("href") == "/inside-the-server/not-yet-translated/"
+
+    link.click()
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    page.wait_for_selector("main[aria-busy=false] .digest")
+    assert path_of(page) == "/inside-the-server/not-yet-translated/"
+    assert page.locator("h1").inner_text() == "A digest not yet translated"
+    assert page.evaluate("localStorage.getItem('reader.lang')") == "en"
+
+    # A topic whose translation is not published yet says the same.
+    chinese_topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code="zh-hant")
+    chinese_topic.unpublish()
+    open_reader(page, seeded_live_server.url + "/zh-hant/inside-the-server/")
+    assert page.locator("h1").inner_text() == "這個頁面還沒有中文版本。"
+    assert page.get_by_role("link", name="Inside the server").get_attribute("lang") == "en"
+
+
 def test_unknown_address_says_so(seeded_live_server, page):
     response = page.goto(seeded_live_server.url + "/inside-the-server/no-such-digest/")
     page.wait_for_selector("main[aria-busy=false]")
