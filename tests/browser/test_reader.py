@@ -318,6 +318,32 @@ def test_switching_to_a_language_the_page_is_not_in_yet_leads_back(seeded_live_s
     assert page.get_by_role("link", name="Inside the server").get_attribute("lang") == "en"
 
 
+def test_the_chapter_to_finish_first_opens_in_the_topics_language(seeded_live_server, page):
+    """The link to that chapter is one URL for both languages (a synchronized field); an
+    editor pastes the English page's address, and a Chinese reader must stay in Chinese."""
+    from cms.digests.models import TopicPage
+
+    url = seeded_live_server.url + "/inside-the-server/pingpoint/"
+    for language, text in (("en", "Finish PingPoint first."), ("zh-hant", "先讀完 PingPoint。")):
+        topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code=language)
+        topic.finish_first = text
+        topic.finish_first_url = url
+        topic.save_revision().publish()
+
+    open_reader(page, seeded_live_server.url + "/zh-hant/inside-the-server/")
+    section = page.locator(".finish-first")
+    assert section.locator("p").first.inner_text() == "先讀完 PingPoint。"
+    section.get_by_role("link").click()
+    page.wait_for_url("**/zh-hant/inside-the-server/pingpoint/")
+    page.wait_for_selector("main[aria-busy=false] .digest")
+    assert shown_language(page) == "zh-Hant"
+    assert page.locator("h1").inner_text() == "以 PingPoint 理解並剖析加速器的 chiplet 網路"
+
+    open_reader(page, seeded_live_server.url + "/inside-the-server/")
+    link = page.locator(".finish-first").get_by_role("link")
+    assert link.get_attribute("href") == "/inside-the-server/pingpoint/"
+
+
 def test_unknown_address_says_so(seeded_live_server, page):
     response = page.goto(seeded_live_server.url + "/inside-the-server/no-such-digest/")
     page.wait_for_selector("main[aria-busy=false]")
