@@ -343,6 +343,16 @@ def test_the_chapter_to_finish_first_opens_in_the_topics_language(seeded_live_se
     link = page.locator(".finish-first").get_by_role("link")
     assert link.get_attribute("href") == "/inside-the-server/pingpoint/"
 
+    # Another address of this server (a document) is left as the editor gave it.
+    document = seeded_live_server.url + "/documents/1/reading-order.pdf"
+    topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code="zh-hant")
+    topic.finish_first_url = document
+    topic.save_revision().publish()
+    open_reader(page, seeded_live_server.url + "/zh-hant/inside-the-server/")
+    link = page.locator(".finish-first").get_by_role("link")
+    assert link.get_attribute("href") == document
+    assert link.get_attribute("data-route") is None
+
 
 def test_unknown_address_says_so(seeded_live_server, page):
     response = page.goto(seeded_live_server.url + "/inside-the-server/no-such-digest/")

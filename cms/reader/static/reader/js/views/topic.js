@@ -4,7 +4,7 @@ import { findPage, listPages } from "../api.js";
 import { h } from "../dom.js";
 import { affiliationLine, authorLine, readingTime } from "../format.js";
 import { t } from "../i18n.js";
-import { pageHref, splitPath } from "../urls.js";
+import { pageHref, readerPagePath } from "../urls.js";
 import { renderBlocks } from "../blocks.js";
 import { breadcrumb, safeUrl, scrollingTable } from "./common.js";
 
@@ -60,8 +60,9 @@ function chapterLink(url) {
   const href = safeUrl(url);
   if (!href) return null;
   const target = new URL(href);
-  if (target.origin !== window.location.origin) return h("a", { href }, href);
-  const path = pageHref(splitPath(target.pathname).pagePath) + target.search + target.hash;
+  const pagePath = target.origin === window.location.origin ? readerPagePath(target.pathname) : null;
+  if (!pagePath) return h("a", { href }, href);
+  const path = pageHref(pagePath) + target.search + target.hash;
   return h("a", { href: path, "data-route": true }, target.origin + path);
 }
 
