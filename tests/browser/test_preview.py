@@ -66,3 +66,22 @@ def test_draft_is_visible_in_preview_and_not_on_the_public_reader(
     assert page.evaluate("document.documentElement.lang") == "zh-Hant"
     assert page.locator("h1").inner_text() == "伺服器內部"
     assert "草稿" not in page.locator("main").inner_text()
+
+
+def test_a_preview_that_cannot_be_shown_is_explained_in_one_language(seeded_live_server, browser):
+    """The API's message follows the editor's language (cookie, Accept-Language), as the
+    preview shell does; the page around it must not be labelled and framed in English."""
+    context = browser.new_context(locale="zh-TW")
+    try:
+        page = context.new_page()
+        response = page.goto(
+            seeded_live_server.url + "/preview/?content_type=digests.digestpage&token=nope"
+        )
+        page.wait_for_selector("main[aria-busy=false]")
+        assert response.status == 200
+        assert page.locator("h1").inner_text() == "沒有與這個權杖相符的預覽"
+        assert page.evaluate("document.documentElement.lang") == "zh-Hant"
+        assert page.locator(".skip-link").inner_text() == "跳到主要內容"
+        assert page.title() == "沒有與這個權杖相符的預覽 · 研究導讀"
+    finally:
+        context.close()

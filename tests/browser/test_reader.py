@@ -235,6 +235,125 @@ def test_topic_and_digest_pages_show_synced_metadata(
     screenshot(page, "reader", "topic-zh-hant-desktop")
 
 
+@pytest.fixture
+def same_slug_in_another_topic():
+    """A live digest whose slug is also FabricPerf's: Wagtail keeps slugs unique among
+    siblings only, so a digest in another topic may have it, in both languages."""
+    from wagtail.models import Locale
+
+    from cms.digests.models import DigestPage, TopicPage
+
+    topic = TopicPage.objects.get(slug="workloads-and-traces", locale__language_code="en")
+    digest = DigestPage(
+        title="FabricPerf in production traces",
+        slug="fabricperf",
+        short_name="FabricTrace",
+        reading_minutes=4,
+        summary="Same address name as FabricPerf, in another topic.",
+    )
+    topic.add_child(instance=digest)
+    digest.save_revision().publish()
+    chinese = digest.copy_for_translation(Locale.objects.get(language_code="zh-hant"))
+    chinese.title = "生產環境追蹤中的 FabricPerf"
+    chinese.save_revision().publish()
+    return digest
+
+
+def test_a_digest_sharing_its_slug_with_another_topics_digest_opens(
+    seeded_live_server, page, same_slug_in_another_topic
+):
+    open_reader(page, seeded_live_server.url + "/workloads-and-traces/")
+    page.locator(".comparison-table").get_by_role("link", name="FabricTrace").click()
+    page.wait_for_url("**/workloads-and-traces/fabricperf/")
+    page.wait_for_selector("main[aria-busy=false] .digest")
+    assert page.locator("h1").inner_text() == "FabricPerf in production traces"
+    assert page.locator(".other-title").inner_text() == "生產環境追蹤中的 FabricPerf"
+
+    switch_language(page, "zh-hant")
+    assert page.locator("h1").inner_text() == "生產環境追蹤中的 FabricPerf"
+    assert page.locator(".other-title").inner_text() == "FabricPerf in production traces"
+
+    # The first digest with that slug still opens as itself, with its own translation.
+    open_reader(page, seeded_live_server.url + "/inside-the-server/fabricperf/")
+    assert page.locator("h1").inner_text().startswith("FabricPerf:以 GPU 通訊")
+    assert page.locator(".other-title").inner_text().startswith("FabricPerf: Measuring")
+
+
+def test_switching_to_a_language_the_page_is_not_in_yet_leads_back(seeded_live_server, page):
+    """An English digest published before its translation: the switch must not leave the
+    reader at "no page at this address" with nothing to follow."""
+    from cms.digests.models import DigestPage, TopicPage
+
+    topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code="en")
+    digest = DigestPage(
+        title="A digest not yet translated",
+        slug="not-yet-translated",
+        short_name="Untranslated",
+        reading_minutes=3,
+        summary="English only, for now.",
+    )
+    topic.add_child(instance=digest)
+    digest.save_revision().publish()
+
+    open_reader(page, seeded_live_server.url + "/inside-the-server/not-yet-translated/")
+    switch_language(page, "zh-hant")
+    assert path_of(page) == "/zh-hant/inside-the-server/not-yet-translated/"
+    assert page.locator("h1").inner_text() == "這個頁面還沒有中文版本。"
+    link = page.get_by_role("link", name="A digest not yet translated")
+    assert link.get_attribute("lang") == "en"
+    assert link.get_attribute("href") == "/inside-the-server/not-yet-translated/"
+
+    link.click()
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    page.wait_for_selector("main[aria-busy=false] .digest")
+    assert path_of(page) == "/inside-the-server/not-yet-translated/"
+    assert page.locator("h1").inner_text() == "A digest not yet translated"
+    assert page.evaluate("localStorage.getItem('reader.lang')") == "en"
+
+    # A topic whose translation is not published yet says the same.
+    chinese_topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code="zh-hant")
+    chinese_topic.unpublish()
+    open_reader(page, seeded_live_server.url + "/zh-hant/inside-the-server/")
+    assert page.locator("h1").inner_text() == "這個頁面還沒有中文版本。"
+    assert page.get_by_role("link", name="Inside the server").get_attribute("lang") == "en"
+
+
+def test_the_chapter_to_finish_first_opens_in_the_topics_language(seeded_live_server, page):
+    """The link to that chapter is one URL for both languages (a synchronized field); an
+    editor pastes the English page's address, and a Chinese reader must stay in Chinese."""
+    from cms.digests.models import TopicPage
+
+    url = seeded_live_server.url + "/inside-the-server/pingpoint/"
+    for language, text in (("en", "Finish PingPoint first."), ("zh-hant", "先讀完 PingPoint。")):
+        topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code=language)
+        topic.finish_first = text
+        topic.finish_first_url = url
+        topic.save_revision().publish()
+
+    open_reader(page, seeded_live_server.url + "/zh-hant/inside-the-server/")
+    section = page.locator(".finish-first")
+    assert section.locator("p").first.inner_text() == "先讀完 PingPoint。"
+    section.get_by_role("link").click()
+    page.wait_for_url("**/zh-hant/inside-the-server/pingpoint/")
+    page.wait_for_selector("main[aria-busy=false] .digest")
+    assert shown_language(page) == "zh-Hant"
+    assert page.locator("h1").inner_text() == "以 PingPoint 理解並剖析加速器的 chiplet 網路"
+
+    open_reader(page, seeded_live_server.url + "/inside-the-server/")
+    link = page.locator(".finish-first").get_by_role("link")
+    assert link.get_attribute("href") == "/inside-the-server/pingpoint/"
+
+    # Another address of this server (a document) is left as the editor gave it.
+    document = seeded_live_server.url + "/documents/1/reading-order.pdf"
+    topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code="zh-hant")
+    topic.finish_first_url = document
+    topic.save_revision().publish()
+    open_reader(page, seeded_live_server.url + "/zh-hant/inside-the-server/")
+    link = page.locator(".finish-first").get_by_role("link")
+    assert link.get_attribute("href") == document
+    assert link.get_attribute("data-route") is None
+
+
 def test_unknown_address_says_so(seeded_live_server, page):
     response = page.goto(seeded_live_server.url + "/inside-the-server/no-such-digest/")
     page.wait_for_selector("main[aria-busy=false]")

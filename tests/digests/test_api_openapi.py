@@ -32,6 +32,12 @@ def test_description_is_served_as_shipped(client):
     assert client.get("/api/v2/schema/", {"format": "xml"}).status_code == 400
 
 
+def test_the_description_describes_its_own_answers(conforms):
+    conforms("/api/v2/schema/")
+    conforms("/api/v2/schema/", format="json")
+    conforms("/api/v2/schema/", 400, format="xml")
+
+
 def test_the_root_says_where_every_endpoint_is(conforms, client, rich_odin):
     addresses = conforms("/api/v2/").json()
     assert set(addresses) == {"pages", "papers", "images", "documents", "schema"}

@@ -182,3 +182,26 @@ def test_the_preview_endpoint_finds_no_page_by_address(client):
         assert response.status_code == 404
         assert "Location" not in response
         assert response.json() == {"message": "not found: /api/v2/page_preview/find/"}
+
+
+def test_the_preview_endpoint_answers_as_its_description_says(conforms, editor, settings):
+    """A separate front end's preview route reads this endpoint: the OpenAPI description
+    must name it, its parameters and each of its answers."""
+    from urllib.parse import parse_qsl
+
+    draft = save_draft(fabricperf("zh-hant"), title="草稿標題")
+    query = dict(parse_qsl(api_query(preview_url(draft, editor)).removeprefix("?")))
+    body = conforms("/api/v2/page_preview/", rich_text_format="html", **query).json()
+    assert body["title"] == "草稿標題"
+    topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code="en")
+    topic_query = dict(
+        parse_qsl(api_query(preview_url(save_draft(topic), editor)).removeprefix("?"))
+    )
+    assert conforms("/api/v2/page_preview/", **topic_query).json()["digests"]
+
+    conforms("/api/v2/page_preview/", 400, content_type="digests.digestpage")
+    conforms("/api/v2/page_preview/", 400, content_type="papers.paper", token="x")
+    conforms("/api/v2/page_preview/", 404, content_type="digests.digestpage", token="id=1:a:b")
+    settings.PREVIEW_TOKEN_MAX_AGE = 0
+    time.sleep(1)
+    conforms("/api/v2/page_preview/", 410, **query)

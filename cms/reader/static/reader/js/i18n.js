@@ -15,6 +15,8 @@ const STRINGS = {
     loading: "Loading…",
     loadError: "The digests could not be loaded. Please try again later.",
     notFound: "There is no page at this address.",
+    notTranslated: "This page has no English version yet.",
+    readOther: "It is available in Traditional Chinese:",
     siteTitle: "Research digests",
     counts: "{papers} papers · {topics} topics",
     readingTime: "{n} min",
@@ -55,6 +57,8 @@ const STRINGS = {
     loading: "載入中…",
     loadError: "無法載入導讀,請稍後再試。",
     notFound: "這個網址沒有頁面。",
+    notTranslated: "這個頁面還沒有中文版本。",
+    readOther: "這個頁面有英文版:",
     siteTitle: "研究導讀",
     counts: "{papers} 篇 · {topics} 個主題",
     readingTime: "{n} 分鐘",
@@ -134,6 +138,12 @@ export function setLanguage(lang, { remember = true } = {}) {
     }
   }
   return current;
+}
+
+/** The language the server rendered the shell in (its <html lang>); the default if unknown. */
+export function shellLanguage() {
+  const tag = document.documentElement.lang;
+  return LANGS.find((lang) => HTML_LANG[lang] === tag) || DEFAULT_LANG;
 }
 
 export function language() {

@@ -4,7 +4,7 @@
 
 import { previewPage } from "./api.js";
 import { h } from "./dom.js";
-import { language, languageToShow, setLanguage, t } from "./i18n.js";
+import { HTML_LANG, language, languageToShow, otherLanguage, setLanguage, shellLanguage, t } from "./i18n.js";
 import { addressIn, pageHref, splitPath } from "./urls.js";
 import { loadDigest, renderDigest } from "./views/digest.js";
 import { loadIndex, renderIndex } from "./views/index.js";
@@ -25,13 +25,28 @@ async function liveView(lang, pagePath) {
   }
   if (parts.length === 1) {
     const data = await loadTopic(lang, parts[0]);
-    return data && renderTopic(data, { home });
+    return data ? renderTopic(data, { home }) : notInThisLanguage(lang, parts);
   }
   if (parts.length === 2) {
     const data = await loadDigest(lang, parts[0], parts[1]);
-    return data && renderDigest(data, { home });
+    return data ? renderDigest(data, { home }) : notInThisLanguage(lang, parts);
   }
   return null;
+}
+
+/**
+ * A topic or digest missing in `lang` that the other language has (published before its
+ * translation, say): say so and link to that version, which switches the language as the
+ * switch does. Null (not found) when neither language has the page.
+ */
+async function notInThisLanguage(lang, parts) {
+  const other = otherLanguage(lang);
+  const found = parts.length === 1 ? await loadTopic(other, parts[0]) : await loadDigest(other, ...parts);
+  const page = found && (found.digest || found.topic);
+  if (!page) return null;
+  const text = t("notTranslated");
+  const link = h("a", { href: addressIn(other), lang: HTML_LANG[other], "data-switch-lang": other }, page.title);
+  return { title: text, view: h("div", {}, h("h1", { tabindex: "-1" }, text), h("p", {}, `${t("readOther")} `, link)) };
 }
 
 /** An editor's draft: shown in its own language, with a banner, whatever the saved choice. */
@@ -110,13 +125,17 @@ function showLanguageInAddress() {
 }
 
 document.addEventListener("click", (event) => {
-  const switcher = event.target.closest("[data-lang]");
+  // The language switch, or a link to the other language's version of this page.
+  const switcher = event.target.closest("[data-lang], a[data-switch-lang]");
   if (switcher) {
-    if (switcher.dataset.lang !== language()) {
+    const lang = switcher.dataset.lang || switcher.dataset.switchLang;
+    if (switcher.dataset.switchLang && (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey)) return;
+    event.preventDefault();
+    if (lang !== language()) {
       // The visitor's choice: saved, and the address becomes the other language's.
-      setLanguage(switcher.dataset.lang);
+      setLanguage(lang);
       showLanguageInAddress();
-      render();
+      render({ moveFocus: Boolean(switcher.dataset.switchLang) });
     }
     return;
   }
@@ -134,6 +153,8 @@ window.addEventListener("popstate", () => {
   render({ moveFocus: true });
 });
 
-if (isPreview) setLanguage("en", { remember: false });
+// A preview starts in the language the server negotiated for the shell, the one the API's
+// messages (an expired token, say) come in, until the draft names its own.
+if (isPreview) setLanguage(shellLanguage(), { remember: false });
 else followAddress();
 render();

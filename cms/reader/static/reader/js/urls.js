@@ -14,6 +14,17 @@ export function splitPath(pathname) {
   return { lang: null, pagePath: pathname };
 }
 
+// The server's own routes beside the reader's pages (cms/urls.py): never the reader's.
+const SERVER_ROUTES = ["admin", "api", "documents", "preview", "static", "media"];
+
+/** The reader's page path of a same-site pathname ("/<topic>/", "/<topic>/<digest>/", in either
+ * language), or null for any other address (a document, the admin, the API). */
+export function readerPagePath(pathname) {
+  const { pagePath } = splitPath(pathname);
+  const match = /^\/([^/]+)\/(?:[^/]+\/)?$/.exec(pagePath);
+  return match && !SERVER_ROUTES.includes(match[1]) ? pagePath : null;
+}
+
 /** The address of a page path in a language: no prefix for the default language. */
 export function localizedPath(lang, pagePath) {
   return lang === DEFAULT_LANG ? pagePath : `/${lang}${pagePath}`;

@@ -1,6 +1,6 @@
 // One digest: both titles, venue and reading time, the summary, the synced paper metadata, the body.
 
-import { findPage } from "../api.js";
+import { listPages } from "../api.js";
 import { h } from "../dom.js";
 import { readingTime, venueLine } from "../format.js";
 import { HTML_LANG, otherLanguage, t } from "../i18n.js";
@@ -11,17 +11,26 @@ import { breadcrumb, safeUrl } from "./common.js";
 
 const DIGEST_FIELDS = "_,id,title,slug,short_name,reading_minutes,summary,body,topic,paper";
 
-/** The digest at /<topicSlug>/<slug>/ (null when there is none), with its other-language title. */
+/**
+ * The digest at /<topicSlug>/<slug>/ (null when there is none), with its other-language title.
+ * Slugs are unique among a topic's digests only, so a slug is looked up with every topic's
+ * pages and the one under the address's topic is kept (the translation: under the same topic).
+ */
 export async function loadDigest(lang, topicSlug, slug, draft = null) {
   const other = otherLanguage(lang);
-  const [digest, translation] = await Promise.all([
-    draft ||
-      findPage({ type: "digests.DigestPage", locale: lang, slug, fields: DIGEST_FIELDS, rich_text_format: "html" }),
-    findPage({ type: "digests.DigestPage", locale: other, slug: draft ? draft.meta.slug : slug, fields: "_,title,topic" }),
+  const [digests, translations] = await Promise.all([
+    draft
+      ? null
+      : listPages({ type: "digests.DigestPage", locale: lang, slug, fields: DIGEST_FIELDS, rich_text_format: "html" }),
+    listPages({ type: "digests.DigestPage", locale: other, slug: draft ? draft.meta.slug : slug, fields: "_,title,topic" }),
   ]);
-  if (!digest || (!draft && digest.topic?.slug !== topicSlug)) return null;
-  const sameTopic = translation && translation.topic?.slug === digest.topic?.slug;
-  return { digest, translation: sameTopic ? translation : null, other };
+  const digest = draft || inTopic(digests.items, topicSlug);
+  if (!digest) return null;
+  return { digest, translation: inTopic(translations.items, digest.topic?.slug), other };
+}
+
+function inTopic(digests, topicSlug) {
+  return digests.find((digest) => digest.topic?.slug === topicSlug) || null;
 }
 
 export function renderDigest({ digest, translation, other }, { home }) {

@@ -4,7 +4,7 @@ import { findPage, listPages } from "../api.js";
 import { h } from "../dom.js";
 import { affiliationLine, authorLine, readingTime } from "../format.js";
 import { t } from "../i18n.js";
-import { pageHref } from "../urls.js";
+import { pageHref, readerPagePath } from "../urls.js";
 import { renderBlocks } from "../blocks.js";
 import { breadcrumb, safeUrl, scrollingTable } from "./common.js";
 
@@ -25,7 +25,7 @@ export async function loadTopic(lang, slug, draft = null) {
 
 export function renderTopic({ topic, digests }, { home }) {
   const slug = topic.meta.slug;
-  const finishUrl = safeUrl(topic.finish_first_url);
+  const finishLink = chapterLink(topic.finish_first_url);
   const view = h(
     "article",
     { class: "topic" },
@@ -38,7 +38,7 @@ export function renderTopic({ topic, digests }, { home }) {
           { class: "finish-first", "aria-labelledby": "finish-first-heading" },
           h("h2", { id: "finish-first-heading" }, t("finishFirst")),
           h("p", {}, topic.finish_first),
-          finishUrl ? h("p", {}, h("a", { href: finishUrl }, finishUrl)) : null,
+          finishLink ? h("p", {}, finishLink) : null,
         )
       : null,
     h(
@@ -50,6 +50,20 @@ export function renderTopic({ topic, digests }, { home }) {
     topic.commentary?.length ? h("div", { class: "prose" }, renderBlocks(topic.commentary)) : null,
   );
   return { title: topic.title, view };
+}
+
+/**
+ * The link to the chapter to finish first. The URL is one for both languages (a synchronized
+ * field), so a page of this reader is opened in the language being read, inside the app.
+ */
+function chapterLink(url) {
+  const href = safeUrl(url);
+  if (!href) return null;
+  const target = new URL(href);
+  const pagePath = target.origin === window.location.origin ? readerPagePath(target.pathname) : null;
+  if (!pagePath) return h("a", { href }, href);
+  const path = pageHref(pagePath) + target.search + target.hash;
+  return h("a", { href: path, "data-route": true }, target.origin + path);
 }
 
 function comparisonTable(topicSlug, digests) {
