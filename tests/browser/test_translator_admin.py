@@ -13,6 +13,19 @@ from tests.users import member
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
 
+
+def logged_in_page(open_page, who: str):
+    """A browser page (from the `new_browser_page` fixture's `open_page`) signed in as a
+    translator or an administrator."""
+    if who == "translator":
+        member(TRANSLATORS, "translator", password="translator")
+    else:
+        get_user_model().objects.create_superuser("admin", "admin@example.com", "admin")
+    browser_page = open_page()
+    log_in(browser_page, who)
+    return browser_page
+
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -41,12 +54,7 @@ def test_edit_this_paper_is_shown_only_to_those_who_may_edit_papers(
     who,
 ):
     zh_page, paper = digest_showing_its_paper
-    if who == "translator":
-        member(TRANSLATORS, "translator", password="translator")
-    else:
-        get_user_model().objects.create_superuser("admin", "admin@example.com", "admin")
-    browser_page = new_browser_page()
-    log_in(browser_page, who)
+    browser_page = logged_in_page(new_browser_page, who)
 
     browser_page.goto(f"/admin/pages/{zh_page.pk}/edit/")
 
@@ -71,15 +79,10 @@ def test_stop_and_convert_are_offered_only_to_administrators(
     seeded_live_server,
     who,
 ):
-    if who == "translator":
-        member(TRANSLATORS, "translator", password="translator")
-    else:
-        get_user_model().objects.create_superuser("admin", "admin@example.com", "admin")
     zh = DigestPage.objects.get(
         locale__language_code="en", short_name="FabricPerf"
     ).get_translation(Locale.objects.get(language_code="zh-hant"))
-    browser_page = new_browser_page()
-    log_in(browser_page, who)
+    browser_page = logged_in_page(new_browser_page, who)
 
     browser_page.goto(f"/admin/pages/{zh.pk}/edit/")
     footer = browser_page.locator(".js-translation-editor footer")
@@ -130,12 +133,7 @@ def test_change_image_is_offered_only_to_administrators(
 ):
     """Overriding a figure's image is refused to translators (cms.translation.policy); the
     editor's JavaScript would offer its "Change image" to anyone who may edit the page."""
-    if who == "translator":
-        member(TRANSLATORS, "translator", password="translator")
-    else:
-        get_user_model().objects.create_superuser("admin", "admin@example.com", "admin")
-    browser_page = new_browser_page()
-    log_in(browser_page, who)
+    browser_page = logged_in_page(new_browser_page, who)
 
     browser_page.goto(f"/admin/pages/{digest_with_a_figure.pk}/edit/")
     editor = browser_page.locator(".js-translation-editor")
