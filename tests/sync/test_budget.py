@@ -113,7 +113,11 @@ def test_a_run_fetches_each_table_of_contents_once_across_its_batches(synthetic)
 
 def test_papers_are_written_while_the_slowest_source_is_still_asking(synthetic, settings):
     upstream, ids, _papers = synthetic(range(0, 240, 4))  # 60 SIGCOMM papers: 3 Crossref requests
-    upstream.slow["crossref"] = 0.3
+    # Each Crossref answer takes a second (within a longer read timeout): the first chunk's
+    # other answers and its write fit in that margin even on a loaded machine (0.3 s did not,
+    # once in a full suite).
+    upstream.slow["crossref"] = 1.0
+    settings.SYNC_TIMEOUT = (1.0, 5.0)
     settings.SYNC_WRITE_CHUNK = 10
     outcome = sync(ids)
     assert outcome.changed == 60
