@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 from django.views.generic import View
 from wagtail.admin.auth import permission_denied
 from wagtail.admin.modal_workflow import render_modal_workflow
-from wagtail.permission_policies import ModelPermissionPolicy
+from wagtail.permissions import policy_registry
 
 from cms.papers.extensions import chooser_creation_panel
 from cms.papers.models import Paper
@@ -34,12 +34,13 @@ from . import lookup, services
 from .identifiers import MAX_CHARS, UnrecognisedIdentifier
 
 FOUND_KEPT_SECONDS = 15 * 60
-paper_permission = ModelPermissionPolicy(Paper)
 
 
 def may_add_papers(user) -> bool:
-    """Adding papers is the Paper model's `add` permission (editors yes, translators no)."""
-    return paper_permission.user_has_permission(user, "add")
+    """Adding papers is the Paper model's `add` permission (editors yes, translators no), read
+    through the policy Wagtail registered for papers, as its snippet add view and
+    cms.translation.policy.may_edit_snippet read it."""
+    return policy_registry.get_by_type(Paper).user_has_permission(user, "add")
 
 
 class AddFromIdentifierView(View):
