@@ -19,7 +19,7 @@ from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
 from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 
-from . import localize_views, policy, snippets_api, tree
+from . import bulk_actions, localize_views, policy, snippets_api, tree
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
 from .queue_views import OpenTranslationView, TranslationQueueView
@@ -259,6 +259,11 @@ def check_bulk_action(request, action_type, objects, action):
                 title = page.get_admin_display_title()
                 return _refuse(request, f"{title}: {reason}", reverse("wagtailadmin_home"))
     return None
+
+
+# After Wagtail's own (order 0), so these replace its Delete and Unpublish of pages.
+hooks.register("register_bulk_action", bulk_actions.DeleteWithTranslationsBulkAction, order=1)
+hooks.register("register_bulk_action", bulk_actions.UnpublishWithTranslationsBulkAction, order=1)
 
 
 @hooks.register("after_bulk_action")

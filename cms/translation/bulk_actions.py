@@ -1,0 +1,55 @@
+"""Wagtail's bulk Delete and Unpublish of pages, whose confirmation names the translations that
+go with the English pages (`tree.cascade_bulk_action` acts on them after the bulk action).
+
+Wagtail's single-page delete and unpublish screens list them (through the cascade hook); its
+bulk screens ask no such hook, so an editor confirmed deleting one English digest and lost its
+published Chinese translation unwarned. These subclasses are registered in Wagtail's place
+(`register_bulk_action`, same action type) and add only that list.
+"""
+
+from django.utils.translation import gettext_lazy as _
+from wagtail.admin.views.pages.bulk_actions.delete import DeleteBulkAction
+from wagtail.admin.views.pages.bulk_actions.unpublish import UnpublishBulkAction
+from wagtail.models import Page
+
+from . import tree
+
+
+class ListsCascadedTranslations:
+    """Adds `cascaded_translations` (page, subpage count) and its heading to the context."""
+
+    cascade_heading = ""
+
+    def cascaded(self, translation: Page) -> bool:
+        return True
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        pages = [row["item"] for row in context["items"]]
+        context["cascade_heading"] = self.cascade_heading
+        context["cascaded_translations"] = [
+            (translation, self.subpage_count(translation))
+            for translations in tree.translations_cascaded(pages, self.action_type).values()
+            for translation in translations
+            if self.cascaded(translation)
+        ]
+        return context
+
+    def subpage_count(self, translation: Page) -> int:
+        return 0
+
+
+class DeleteWithTranslationsBulkAction(ListsCascadedTranslations, DeleteBulkAction):
+    template_name = "translation/bulk/confirm_bulk_delete.html"
+    cascade_heading = _("Their translations are deleted with them:")
+
+    def subpage_count(self, translation: Page) -> int:
+        return translation.get_descendant_count()
+
+
+class UnpublishWithTranslationsBulkAction(ListsCascadedTranslations, UnpublishBulkAction):
+    template_name = "translation/bulk/confirm_bulk_unpublish.html"
+    cascade_heading = _("Their live translations are unpublished with them:")
+
+    def cascaded(self, translation: Page) -> bool:
+        return translation.live
