@@ -6,7 +6,8 @@ in Wagtail's own views. What they cannot express, and what wagtail-localize's vi
 (they ask only for `submit_translation`), is decided here:
 
 - a role writes one language: its members may publish, delete, move or copy pages only in it;
-- translators delete nothing (Wagtail lets anyone with change + publish delete a page);
+- translators delete nothing (Wagtail lets anyone with change + publish delete a page), and
+  no role deletes a language's site root (editors may delete pages with children);
 - translations flow from English into zh-hant: submitting the other way is for administrators;
 - converting a translation back into an alias puts the English text live on the zh-hant page,
   so only administrators may;
@@ -73,12 +74,23 @@ def may_write(user, page: Page) -> bool:
     return languages is None or page.locale.language_code in languages
 
 
+def is_language_root(page: Page) -> bool:
+    """A language's site root (roles.tree_root), right under Wagtail's root: deleting it would
+    take the whole language with it."""
+    return page.depth <= 2
+
+
 def may_delete(user, page: Page) -> bool:
-    """Editors delete pages in their own language only; translators delete nothing."""
+    """Editors delete pages in their own language only, a topic with its digests but not the
+    site root their rights are granted on; translators delete nothing."""
     roles = _roles(user)
     if roles is None:
         return True
-    return all(role.may_delete for role in roles) and may_write(user, page)
+    return (
+        all(role.may_delete for role in roles)
+        and may_write(user, page)
+        and not is_language_root(page)
+    )
 
 
 def may_set_privacy(user, page: Page) -> bool:

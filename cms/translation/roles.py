@@ -37,7 +37,17 @@ ROLES = [
     Role(
         group=EDITORS,
         language=SOURCE_LANGUAGE,
-        page_permissions=["add_page", "change_page", "publish_page", "lock_page", "unlock_page"],
+        # bulk_delete_page: Wagtail lets a role delete only pages without children otherwise,
+        # so an editor could not delete a topic with its digests (policy.may_delete keeps the
+        # site root itself out of reach).
+        page_permissions=[
+            "add_page",
+            "change_page",
+            "publish_page",
+            "bulk_delete_page",
+            "lock_page",
+            "unlock_page",
+        ],
         model_permissions=[
             *COMMON_PERMISSIONS,
             "papers.add_paper",

@@ -52,3 +52,32 @@ def test_an_editor_still_confirms_deleting_an_english_page(client, editor, new_d
 
     client.post(bulk_url("delete", page))
     assert not Page.objects.filter(pk=page.pk).exists()
+
+
+def test_the_bulk_unpublish_confirmation_names_the_live_translations(
+    client, editor, digest_en, digest_zh
+):
+    client.force_login(editor)
+
+    html = client.get(bulk_url("unpublish", digest_en)).content.decode()
+
+    assert "Their live translations are unpublished with them:" in html
+    assert digest_zh.title in html
+
+
+def test_an_editor_bulk_deletes_a_topic_with_its_digests_and_translations(
+    client, editor, digest_en, digest_zh
+):
+    topic, zh_topic = digest_en.get_parent(), digest_zh.get_parent()
+    gone = [topic.pk, zh_topic.pk, *topic.get_descendants().values_list("pk", flat=True)]
+    gone += zh_topic.get_descendants().values_list("pk", flat=True)
+    client.force_login(editor)
+
+    html = client.get(bulk_url("delete", topic)).content.decode()
+    assert "Their translations are deleted with them:" in html and zh_topic.title in html
+    assert "You don't have permission" not in html
+
+    client.post(bulk_url("delete", topic))
+
+    assert not Page.objects.filter(pk__in=gone).exists()
+    assert Page.objects.filter(pk=topic.get_parent().pk).exists()
