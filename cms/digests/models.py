@@ -1,5 +1,6 @@
 """The page tree: DigestIndexPage (site root) > TopicPage > DigestPage."""
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.panels import FieldPanel, FieldRowPanel, MultiFieldPanel
@@ -29,6 +30,20 @@ PAGE_TRANSLATABLE_FIELDS = [
     TranslatableField("search_description"),
     SynchronizedField("slug", overridable=False),
 ]
+
+
+READING_MINUTES = (1, 600)
+
+
+def validate_reading_minutes(value: int) -> None:
+    """A reading time readers can use: the field alone took 0 (shown as "0 min read")."""
+    shortest, longest = READING_MINUTES
+    if not shortest <= value <= longest:
+        raise ValidationError(
+            _("Enter a reading time from %(shortest)s to %(longest)s minutes."),
+            code="reading_minutes_out_of_range",
+            params={"shortest": shortest, "longest": longest},
+        )
 
 
 class DigestIndexPage(
@@ -135,7 +150,9 @@ class DigestPage(
     short_name = models.CharField(
         _("short name"), max_length=100, help_text=_("The system's name, e.g. FabricPerf.")
     )
-    reading_minutes = models.PositiveSmallIntegerField(_("reading time (minutes)"))
+    reading_minutes = models.PositiveSmallIntegerField(
+        _("reading time (minutes)"), validators=[validate_reading_minutes]
+    )
     summary = models.TextField(_("summary"), help_text=_("What the digest sets out to explain."))
     body = StreamField(BaseStreamBlock(), verbose_name=_("body"), blank=True)
     paper = models.ForeignKey(

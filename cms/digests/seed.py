@@ -19,10 +19,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from wagtail.models import Page
 
-from cms.papers.models import PaperAffiliation, Track, Venue
+from cms.papers.models import EARLIEST_YEAR, PaperAffiliation, Track, Venue, latest_year
 from cms.translation.zh_hant import find_simplified
 
-from .models import DigestPage
+from .models import READING_MINUTES, DigestPage
 
 DEFAULT_SEED_PATH = Path(__file__).resolve().parent.parent / "seed" / "digests.json"
 
@@ -252,9 +252,9 @@ class _Reader:
         return SeedDigest(
             short_name=short_name,
             venue=venue,
-            year=self.integer(data, where, "year", 1970, 2100),
+            year=self.integer(data, where, "year", EARLIEST_YEAR, latest_year()),
             track=track or "",
-            reading_minutes=self.integer(data, where, "reading_minutes", 1, 600),
+            reading_minutes=self.integer(data, where, "reading_minutes", *READING_MINUTES),
             title=self.bilingual(data, where, "title", TITLE_LENGTH),
             summary=self.bilingual(data, where, "summary", SUMMARY_LENGTH, multiline=True),
             affiliations=tuple(affiliations),

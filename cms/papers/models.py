@@ -4,7 +4,7 @@ import re
 
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from modelcluster.fields import ParentalKey
 from modelcluster.models import ClusterableModel
@@ -54,12 +54,31 @@ LOCKABLE_FIELDS = [
 ]
 
 
+EARLIEST_YEAR = 1950
+
+
+def latest_year() -> int:
+    """Next year: a paper accepted now may be published (and dated) next year."""
+    return timezone.now().year + 1
+
+
+def validate_year(value: int) -> None:
+    """A paper's year as a plausible publication year: the field alone took 0 to 32767, and a
+    typo (202, 20266) went to the API and the reader's citations as typed."""
+    if not EARLIEST_YEAR <= value <= latest_year():
+        raise ValidationError(
+            _("Enter the year the paper was published, from %(earliest)s to %(latest)s."),
+            code="year_out_of_range",
+            params={"earliest": EARLIEST_YEAR, "latest": latest_year()},
+        )
+
+
 class Paper(index.Indexed, ClusterableModel):
     """A published paper; digests in both languages point at the same row."""
 
     title = models.CharField(_("title"), max_length=500, help_text=_("The title as published."))
     venue = models.CharField(_("venue"), max_length=16, choices=Venue.choices)
-    year = models.PositiveSmallIntegerField(_("year"))
+    year = models.PositiveSmallIntegerField(_("year"), validators=[validate_year])
     track = models.CharField(
         _("track"),
         max_length=32,
