@@ -5,26 +5,10 @@ from django.urls import reverse
 
 from cms.digests.models import TopicPage
 from cms.translation.roles import EDITORS
+from tests.admin_forms import topic_form
 from tests.users import member
 
 pytestmark = pytest.mark.django_db
-
-
-def topic_form(page: TopicPage, **changes) -> dict:
-    data = {
-        "title": page.title,
-        "slug": page.slug,
-        "intro": page.intro,
-        "finish_first": page.finish_first,
-        "finish_first_url": page.finish_first_url,
-        "commentary-count": 0,
-        "comments-TOTAL_FORMS": 0,
-        "comments-INITIAL_FORMS": 0,
-        "comments-MIN_NUM_FORMS": 0,
-        "comments-MAX_NUM_FORMS": 1000,
-    }
-    data.update(changes)
-    return data
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from cms.papers.models import Paper
 from cms.translation import policy
 from cms.translation.prefill import prefill_page_translation, publish_translation
 from cms.translation.previous import previous_translation_tool_name
+from tests.admin_forms import digest_form, paper_form
 
 pytestmark = pytest.mark.django_db
 
@@ -59,46 +60,6 @@ class World:
 
 def _fresh(page: Page) -> Page:
     return Page.objects.filter(pk=page.pk).specific().first()
-
-
-def _digest_form(page: DigestPage, **changes) -> dict:
-    data = {
-        "title": page.title,
-        "slug": page.slug,
-        "short_name": page.short_name,
-        "reading_minutes": page.reading_minutes,
-        "summary": page.summary,
-        "paper": page.paper_id or "",
-        "body-count": 0,
-        "comments-TOTAL_FORMS": 0,
-        "comments-INITIAL_FORMS": 0,
-        "comments-MIN_NUM_FORMS": 0,
-        "comments-MAX_NUM_FORMS": 1000,
-    }
-    data.update(changes)
-    return data
-
-
-def _paper_form(paper: Paper | None = None, **changes) -> dict:
-    """The paper form with its current values (a paper without authors, links or affiliations)."""
-    data = {
-        "title": paper.title if paper else "",
-        "venue": paper.venue if paper else Paper._meta.get_field("venue").choices[0][0],
-        "year": paper.year if paper else 2024,
-        "track": paper.track if paper else "",
-        "abstract": paper.abstract if paper else "",
-    }
-    for prefix in ("authors", "affiliations", "links"):
-        data.update(
-            {
-                f"{prefix}-TOTAL_FORMS": 0,
-                f"{prefix}-INITIAL_FORMS": 0,
-                f"{prefix}-MIN_NUM_FORMS": 0,
-                f"{prefix}-MAX_NUM_FORMS": 1000,
-            }
-        )
-    data.update(changes)
-    return data
 
 
 def _bulk(action: str, page: Page) -> str:
@@ -159,7 +120,7 @@ CASES = [
         lambda w: reverse("wagtailadmin_pages:edit", args=[w.en.pk]),
         {EDITOR},
         lambda w: _fresh(w.en).title == "Edited" and _fresh(w.en).live,
-        data=lambda w: _digest_form(w.en, title="Edited", **{"action-publish": "1"}),
+        data=lambda w: digest_form(w.en, title="Edited", **{"action-publish": "1"}),
     ),
     _case(
         "edit-draft-en",
@@ -169,7 +130,7 @@ CASES = [
             _fresh(w.en).title != "Drafted"
             and _fresh(w.en).get_latest_revision_as_object().title == "Drafted"
         ),
-        data=lambda w: _digest_form(w.en, title="Drafted"),
+        data=lambda w: digest_form(w.en, title="Drafted"),
     ),
     _case(
         "localize-editor-publish-zh",
@@ -193,7 +154,7 @@ CASES = [
         ),
         {EDITOR},
         lambda w: DigestPage.objects.filter(slug="added-digest", live=True).exists(),
-        data=lambda w: _digest_form(
+        data=lambda w: digest_form(
             w.en, title="Added", slug="added-digest", **{"action-publish": "1"}
         ),
     ),
@@ -202,7 +163,7 @@ CASES = [
         lambda w: reverse("wagtailadmin_pages:add", args=["digests", "digestpage", w.zh_topic]),
         set(),
         lambda w: DigestPage.objects.filter(slug="added-zh-digest").exists(),
-        data=lambda w: _digest_form(
+        data=lambda w: digest_form(
             w.zh, title="加入", slug="added-zh-digest", **{"action-publish": "1"}
         ),
     ),
@@ -377,14 +338,14 @@ CASES = [
         lambda w: reverse("wagtailsnippets_papers_paper:add"),
         {EDITOR},
         lambda w: Paper.objects.filter(title="Matrix paper").exists(),
-        data=lambda w: _paper_form(title="Matrix paper"),
+        data=lambda w: paper_form(title="Matrix paper"),
     ),
     _case(
         "paper-edit",
         lambda w: reverse("wagtailsnippets_papers_paper:edit", args=[w.values["paper"]]),
         {EDITOR},
         lambda w: Paper.objects.get(pk=w.values["paper"]).title == "Edited paper",
-        data=lambda w: _paper_form(Paper.objects.get(pk=w.values["paper"]), title="Edited paper"),
+        data=lambda w: paper_form(Paper.objects.get(pk=w.values["paper"]), title="Edited paper"),
     ),
     _case(
         "paper-delete",
