@@ -8,18 +8,42 @@ the form (cms/papers/extensions.py).
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from wagtail.snippets.views.chooser import ChooseView, SnippetChooserViewSet, SnippetCreateView
+from wagtail.admin.forms.choosers import BaseFilterForm, SearchFilterMixin
+from wagtail.snippets.views.chooser import (
+    ChooseResultsView,
+    ChooseView,
+    SnippetChooserViewSet,
+    SnippetCreateView,
+)
 
 from .extensions import chooser_creation_html
 from .forms import DoiFieldMixin
-from .models import Paper
+from .models import EARLIEST_YEAR, Paper, latest_year
+from .selectors import search_papers
 
 
 class PaperChooserCreationForm(DoiFieldMixin, forms.ModelForm):
     class Meta:
         model = Paper
         fields = ["title", "venue", "year", "track", "doi"]
-        widgets = {"year": forms.NumberInput(attrs={"min": 1900, "max": 2100})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The browser's bounds are the model's (cms.papers.models.validate_year).
+        self.fields["year"].widget.attrs.update(min=EARLIEST_YEAR, max=latest_year())
+
+
+class PaperFilterForm(SearchFilterMixin, BaseFilterForm):
+    """The chooser's search box, searching as the Papers listing does (selectors.search_papers):
+    Wagtail's chooser searches the index's title words only, so a pasted DOI found nothing."""
+
+    def filter(self, objects):
+        objects = BaseFilterForm.filter(self, objects)  # not the index search of the mixin
+        query = self.cleaned_data.get("q")
+        if query:
+            objects = search_papers(objects, query)
+            self.is_searching, self.search_query = True, query
+        return objects
 
 
 class CreationExtrasMixin:
@@ -33,7 +57,11 @@ class CreationExtrasMixin:
 
 
 class PaperChooseView(CreationExtrasMixin, ChooseView):
-    pass
+    filter_form_class = PaperFilterForm
+
+
+class PaperChooseResultsView(ChooseResultsView):
+    filter_form_class = PaperFilterForm
 
 
 class PaperCreateView(CreationExtrasMixin, SnippetCreateView):
@@ -42,6 +70,7 @@ class PaperCreateView(CreationExtrasMixin, SnippetCreateView):
 
 class PaperChooserViewSet(SnippetChooserViewSet):
     choose_view_class = PaperChooseView
+    choose_results_view_class = PaperChooseResultsView
     create_view_class = PaperCreateView
     creation_form_class = PaperChooserCreationForm
     create_action_label = _("Create paper")

@@ -16,6 +16,10 @@ from django.db import connections
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 
+from cms.digests.search import search_terms
+
+from .doi import bare_doi
+
 if TYPE_CHECKING:
     from wagtail.models import Orderable
 
@@ -155,3 +159,11 @@ def paper_search_condition(terms: list[str], *, operator: str = "and") -> Q:
         )
         condition = condition | term_condition if operator == "or" else condition & term_condition
     return condition
+
+
+def search_papers(papers: QuerySet, query: str) -> QuerySet:
+    """The admin's paper search (the Papers listing and the paper chooser), as the papers API
+    searches: every term in the title, DOI, venue or an author's name. A DOI is looked for as
+    it is stored (cms.papers.doi), so one pasted as a doi.org link or with "doi:" is found."""
+    terms = [bare_doi(term) or term for term in search_terms(query)]
+    return papers.filter(paper_search_condition(terms))

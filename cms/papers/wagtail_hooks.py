@@ -9,6 +9,7 @@ from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
 from .chooser import PaperChooserViewSet
 from .extensions import listing_header_buttons
 from .models import Paper
+from .selectors import search_papers
 
 
 class PaperIndexView(IndexView):
@@ -17,6 +18,9 @@ class PaperIndexView(IndexView):
     @cached_property
     def header_buttons(self):
         return [*super().header_buttons, *listing_header_buttons(self.request)]
+
+    def search_queryset(self, queryset):
+        return search_papers(queryset, self.search_query) if self.is_searching else queryset
 
 
 class PaperViewSet(SnippetViewSet):
@@ -27,9 +31,10 @@ class PaperViewSet(SnippetViewSet):
     add_to_admin_menu = True
     list_display = ["title", "venue", "year", "doi"]
     list_filter = ["venue", "year"]
-    # Substring search in the database (Django ORM) rather than the search index: editors paste
-    # DOIs and title fragments, which the index's word tokens do not match, and a paper the sync
-    # worker just wrote is findable without waiting for the index to be updated.
+    # Substring search in the database (selectors.search_papers, as the chooser and the API)
+    # rather than the search index: editors paste DOIs and title fragments, which the index's
+    # word tokens do not match, and a paper the sync worker just wrote is findable without
+    # waiting for the index to be updated.
     search_fields = ["title", "doi"]
     search_backend_name = None
     chooser_viewset_class = PaperChooserViewSet
