@@ -21,7 +21,12 @@ class ListsCascadedTranslations:
     cascade_heading = ""
 
     def cascaded(self, translation: Page) -> bool:
+        """Whether the action reaches `translation` (tree.cascade_bulk_action's rule)."""
         return True
+
+    def subpage_count(self, translation: Page) -> int:
+        """How many pages below `translation` go with it."""
+        return 0
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -34,9 +39,6 @@ class ListsCascadedTranslations:
             if self.cascaded(translation)
         ]
         return context
-
-    def subpage_count(self, translation: Page) -> int:
-        return 0
 
 
 class DeleteWithTranslationsBulkAction(ListsCascadedTranslations, DeleteBulkAction):
