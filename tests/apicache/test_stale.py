@@ -419,3 +419,35 @@ def test_an_image_write_purges_the_pages_that_show_it(
 
     assert f"{BASE}/api/v2/pages/{page.pk}/" in recording_cdn
     assert f"{BASE}/api/v2/pages/{zh_digest().pk}/" not in recording_cdn  # it shows no figure
+
+
+def test_a_collection_made_private_stops_serving_its_documents_at_once(
+    client, recording_cdn, django_capture_on_commit_callbacks
+):
+    """Documents are public by their collection's privacy: restricting the collection must
+    not leave the cached listing and detail (nor the CDN's) naming the document."""
+    from django.core.files.base import ContentFile
+    from wagtail.documents import get_document_model
+    from wagtail.models import Collection, CollectionViewRestriction
+
+    with django_capture_on_commit_callbacks(execute=True):
+        collection = Collection.get_first_root_node().add_child(name="Board papers")
+        document = get_document_model().objects.create(
+            title="Merger terms", collection=collection, file=ContentFile(b"x", name="m.txt")
+        )
+    listing, detail = "/api/v2/documents/", f"/api/v2/documents/{document.pk}/"
+    assert b"Merger terms" in client.get(listing).content  # now cached
+    assert client.get(detail).status_code == 200  # now cached
+    recording_cdn.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        restriction = CollectionViewRestriction.objects.create(
+            collection=collection, restriction_type=CollectionViewRestriction.LOGIN
+        )
+    assert b"Merger terms" not in client.get(listing).content
+    assert client.get(detail).status_code == 404
+    assert {BASE + listing, BASE + detail} <= set(recording_cdn)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        restriction.delete()
+    assert client.get(detail).status_code == 200
