@@ -65,7 +65,8 @@ EVERYTHING = "everything"  # a bulk writer's batch (see `batched`)
 
 # Which pages' API views a write changes, beside the pages it names. A page's detail and list
 # item show the page, its parent topic, its children (a topic lists its digests), its paper, its
-# translation status and its URL (every ancestor's slug).
+# translation status and its URL (every ancestor's slug); "descendants" takes in the aliases of
+# the page and of its descendants, public only while their pages are.
 PAGE = frozenset({"page", "translations", "parent", "descendants"})
 REACH: dict[str, frozenset[str]] = {
     PUBLISH: PAGE,
@@ -122,6 +123,8 @@ def stale_page_ids(write: Write) -> set[int] | None:
             if "translations" in reach:
                 # A translation's status names its source only while the source is public.
                 condition |= Q(translation_key__in=subtree.values("translation_key"))
+            # An alias shows its page's content only while that page is public.
+            condition |= Q(alias_of__path__startswith=page.path)
     if "old parent" in reach and write.old_parent_id is not None:
         condition |= Q(pk=write.old_parent_id)
     if write.pages is not None:

@@ -33,7 +33,8 @@ class PublicRule:
     kinds of live page no reader can reach: one whose parent was unpublished or never published
     (under an unpublished branch; the partial index digests_page_unpublished_path keeps those
     from scanning the page table), and wagtail-localize's untranslated placeholders (aliases of
-    a page in another locale).
+    a page in another locale). An alias in its own locale shows only while the rule shows the
+    page it repeats: a restriction on that page (or its topic) must keep its content private.
 
     The rule is applied two ways that must agree (tests/digests/test_public_rule.py compares
     them on every page): as a query condition for listings (`condition`), and to pages already
@@ -58,13 +59,15 @@ class PublicRule:
         for path in self.root_paths:
             in_site |= Q(path__startswith=path)
         condition = Q(live=True) & in_site & ~PLACEHOLDER_CONDITION
+        source_shown = Q(alias_of__live=True)
         for path in self.excluded_paths:
             condition &= ~Q(path__startswith=path)
-        return condition
+            source_shown &= ~Q(alias_of__path__startswith=path)
+        return condition & (Q(alias_of__isnull=True) | source_shown)
 
     def public_among(self, pages: Iterable[Page]) -> list[Page]:
         """The pages of `pages` the rule admits, in their order (a query only if some page is
-        an alias, for the locales of the pages they are aliases of)."""
+        an alias, for the pages they are aliases of)."""
         candidates = [
             page
             for page in pages
@@ -73,15 +76,20 @@ class PublicRule:
             and not page.path.startswith(self.excluded_paths)
         ]
         aliased = {page.alias_of_id for page in candidates if page.alias_of_id is not None}
-        alias_locales = (
-            dict(Page.objects.filter(pk__in=aliased).values_list("pk", "locale_id"))
+        sources = (
+            {
+                pk: (locale_id, live and not path.startswith(self.excluded_paths))
+                for pk, locale_id, live, path in Page.objects.filter(pk__in=aliased).values_list(
+                    "pk", "locale_id", "live", "path"
+                )
+            }
             if aliased
             else {}
         )
         return [
             page
             for page in candidates
-            if page.alias_of_id is None or alias_locales.get(page.alias_of_id) == page.locale_id
+            if page.alias_of_id is None or sources.get(page.alias_of_id) == (page.locale_id, True)
         ]
 
 

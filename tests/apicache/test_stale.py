@@ -272,6 +272,28 @@ def test_changed_urls_names_the_page_its_translations_parent_and_listings():
     assert f"{BASE}/api/v2/pages/{unrelated.pk}/" not in urls
 
 
+def test_a_page_made_private_purges_its_aliases_too(
+    recording_cdn, django_capture_on_commit_callbacks
+):
+    """An alias shows its page's content only while that page is public
+    (cms.digests.visibility): restricting the page, or its topic, must purge the alias's
+    detail from the CDN as well."""
+    digest = en_digest()
+    other_topic = TopicPage.objects.filter(locale=digest.locale).exclude(pk=digest.get_parent().pk)[
+        0
+    ]
+    alias = digest.create_alias(parent=other_topic, update_slug="fabricperf-again")
+    for private in (digest, digest.get_parent()):
+        recording_cdn.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            restriction = PageViewRestriction.objects.create(
+                page=private, restriction_type=PageViewRestriction.LOGIN
+            )
+        assert f"{BASE}/api/v2/pages/{alias.pk}/" in recording_cdn, private
+        with django_capture_on_commit_callbacks(execute=True):
+            restriction.delete()
+
+
 def cache_callbacks(callbacks) -> list:
     """The on-commit callbacks of the cache layers (a publish also schedules other work, such
     as the translators' notice)."""
