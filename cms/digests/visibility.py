@@ -4,6 +4,7 @@ is listed, or to pages already read."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from copy import copy
 from dataclasses import dataclass
 from functools import wraps
 
@@ -154,7 +155,11 @@ def visibility_facts(request: HttpRequest) -> VisibilityFacts:
 
 
 def read_visibility_facts(request: HttpRequest) -> VisibilityFacts:
-    site = requested_site(request)
+    return site_facts(requested_site(request))
+
+
+def site_facts(site: Site | None) -> VisibilityFacts:
+    """The facts for `site` (none: no page is in a site), read from the database."""
     restrictions = list(PageViewRestriction.objects.all())
     # The paths in a query of their own, and only when some restriction exists: joined to the
     # restrictions, SQLite's planner scans the whole page table even when there are none.
@@ -168,6 +173,37 @@ def read_visibility_facts(request: HttpRequest) -> VisibilityFacts:
         ),
         restrictions=tuple((r, paths[r.page_id]) for r in restrictions if r.page_id in paths),
     )
+
+
+def anonymous_rule(site: Site | None = None) -> PublicRule:
+    """The rule for an anonymous reader of `site` (else the default site), where there is no
+    request to ask: what the webhooks may name (cms.webhooks.events)."""
+    if site is None:
+        site = Site.objects.filter(is_default_site=True).first()
+    facts = site_facts(site)
+    return PublicRule(
+        root_paths=facts.root_paths,
+        excluded_paths=tuple(path for _restriction, path in facts.restrictions)
+        + facts.hidden_paths,
+        passed_restriction=False,
+    )
+
+
+def shown_to_anyone(page: Page, *, parent: Page | None = None, live: bool | None = None) -> bool:
+    """Whether the pages API shows `page` to an anonymous reader of its site; with `parent`,
+    as if it sat there (where a moved page was before), with `live`, as if it were (an
+    unpublished page, before). The page's own restriction counts wherever it sits."""
+    rule = anonymous_rule(page.get_site())
+    restricted = PageViewRestriction.objects.filter(page_id=page.pk).exists()
+    # The page's own entry among the hidden branches is its liveness, which `live` replaces.
+    own = tuple(path for path in rule.excluded_paths if path != page.path)
+    candidate = copy(page)
+    if parent is not None:
+        candidate.path = parent.path + page.path[-page.steplen :]
+    if live is not None:
+        candidate.live = live
+    rule = PublicRule(rule.root_paths, own, passed_restriction=False)
+    return not restricted and bool(rule.public_among([candidate]))
 
 
 def site_root_paths(site: Site) -> list[str]:

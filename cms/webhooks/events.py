@@ -14,13 +14,16 @@ from typing import Any
 from urllib.parse import urljoin
 
 from django.conf import settings
+from django.db.models.signals import pre_delete
 from django.urls import reverse
 from wagtail.models import Page
 from wagtail_localize.models import TranslationSource
 
 from cms.apicache import stale
+from cms.digests.visibility import anonymous_rule, shown_to_anyone
 
 from . import outbox
+from .models import Endpoint
 
 PAGE_EVENTS = {
     stale.PUBLISH: "page.published",
@@ -69,19 +72,50 @@ def on_write(sender, write: stale.Write, changed_urls: Callable[[], list[str]], 
             paper_event(write, paper_id, changed_urls)
 
 
+# Set on a page about to be deleted: whether an anonymous reader was shown it (its own
+# restriction is deleted before it, so this cannot be asked afterwards).
+SHOWN_BEFORE_DELETE = "webhooks_shown_before_delete"
+
+
+def was_shown(write: stale.Write) -> bool:
+    """Whether the page of a page event was public before the write or is after it: events
+    name only those (cms.digests.visibility), so no draft, scheduled or private page's title,
+    slug or address reaches a subscriber."""
+    page = write.page
+    if write.kind == stale.PUBLISH:
+        return shown_to_anyone(page)
+    if write.kind == stale.UNPUBLISH:
+        return shown_to_anyone(page, live=True)
+    if write.kind == stale.DELETE:
+        return getattr(page, SHOWN_BEFORE_DELETE, False)
+    old_parent = Page.objects.filter(pk=write.old_parent_id).first()
+    return shown_to_anyone(page) or (
+        old_parent is not None and shown_to_anyone(page, parent=old_parent)
+    )
+
+
+def note_shown_before_delete(sender, instance, **kwargs) -> None:
+    if isinstance(instance, Page) and Endpoint.objects.filter(active=True).exists():
+        setattr(instance, SHOWN_BEFORE_DELETE, shown_to_anyone(instance))
+
+
 def page_event(write: stale.Write, changed_urls: Callable[[], list[str]]) -> None:
     page = write.page
     event_type = PAGE_EVENTS[write.kind]
     if write.kind == stale.PUBLISH and is_translation(page):
         event_type = "translation.published"
 
-    def data() -> dict[str, Any]:
+    def data() -> dict[str, Any] | None:
+        if not was_shown(write):
+            return None
         found: dict[str, Any] = {"page": page_summary(page), "changed_urls": changed_urls()}
         if write.kind == stale.MOVE:
             found["old_parent_id"] = write.old_parent_id
         if event_type == "translation.published":
             source = page.get_translations().filter(locale__language_code=settings.LANGUAGE_CODE)
-            found["source_page"] = page_summary(source.first()) if source.exists() else None
+            source = source.first()
+            shown = source is not None and shown_to_anyone(source)
+            found["source_page"] = page_summary(source) if shown else None
         return found
 
     outbox.enqueue(event_type, f"page:{page.pk}", page.locale.language_code, data)
@@ -94,7 +128,8 @@ def paper_event(write: stale.Write, paper_id: int, changed_urls: Callable[[], li
     def data() -> dict[str, Any]:
         paper = Paper.objects.filter(pk=paper_id).first()
         known = dict(write.paper_fields)
-        digests = DigestPage.objects.live().public().filter(paper_id=paper_id).order_by("pk")
+        shown = anonymous_rule().condition()
+        digests = DigestPage.objects.filter(shown, paper_id=paper_id).order_by("pk")
         if len(write.paper_ids) == 1:
             urls = changed_urls()
         else:  # this paper's share of a batch, from the same map
@@ -130,4 +165,5 @@ def connect() -> None:
     from cms.papers.signals import sync_finished
 
     stale.write_recorded.connect(on_write, dispatch_uid="webhooks-write")
+    pre_delete.connect(note_shown_before_delete, dispatch_uid="webhooks-shown-before-delete")
     sync_finished.connect(on_sync_finished, dispatch_uid="webhooks-sync-finished")
