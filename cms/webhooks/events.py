@@ -125,11 +125,13 @@ def paper_event(write: stale.Write, paper_id: int, changed_urls: Callable[[], li
     from cms.digests.models import DigestPage
     from cms.papers.models import Paper
 
-    def data() -> dict[str, Any]:
+    def data() -> dict[str, Any] | None:
+        shown = anonymous_rule().condition()
+        digests = list(DigestPage.objects.filter(shown, paper_id=paper_id).order_by("pk"))
+        if not digests:
+            return None  # the papers API shows no paper no public digest shows
         paper = Paper.objects.filter(pk=paper_id).first()
         known = dict(write.paper_fields)
-        shown = anonymous_rule().condition()
-        digests = DigestPage.objects.filter(shown, paper_id=paper_id).order_by("pk")
         if len(write.paper_ids) == 1:
             urls = changed_urls()
         else:  # this paper's share of a batch, from the same map

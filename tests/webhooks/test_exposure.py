@@ -119,3 +119,15 @@ def test_a_paper_event_lists_only_the_digests_the_api_shows():
         for d in delivery.payload["data"]["digests"]
     ]
     assert shown.pk in digests and hidden.pk not in digests
+
+
+def test_a_paper_only_a_draft_shows_sends_no_paper_event():
+    """The papers API hides such a paper and its authors; so must its events."""
+    from cms.papers.models import Paper, PaperAuthor
+
+    paper = Paper.objects.create(title=SECRET, venue="NSDI", year=2026)
+    PaperAuthor.objects.create(paper=paper, name="Ada Unlisted", sort_order=0)
+    new_digest(topics()[0], publish=False, paper=paper)
+    paper.title = f"{SECRET}, revised"
+    paper.save()
+    assert SECRET not in sent() and "paper.updated" not in sent()
