@@ -32,6 +32,7 @@ from django.db.models import Model, Q
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import Signal
 from django.urls import reverse
+from django.utils import translation
 from wagtail.documents import get_document_model
 from wagtail.images import get_image_model
 from wagtail.models import (
@@ -193,8 +194,19 @@ def changed_urls(write: Write) -> list[str]:
         paths += collection_media_paths(write.collection)
     if write.kind in CHANGES_VISIBILITY:  # an image is public while a public page uses it
         paths += media_paths(page_ids)
+        paths += reader_listing_paths()
     base = settings.WAGTAILAPI_BASE_URL
     return [urljoin(base, path) for path in dict.fromkeys(paths)]
+
+
+def reader_listing_paths() -> list[str]:
+    """The sitemap and each language's feed: they name public pages (titles, summaries,
+    addresses), and shared caches keep them for minutes (cms.urls)."""
+    paths = [reverse("sitemap")]
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            paths.append(reverse("digest_feed"))
+    return paths
 
 
 def media_paths(page_ids: set[int]) -> list[str]:

@@ -294,6 +294,25 @@ def test_a_page_made_private_purges_its_aliases_too(
             restriction.delete()
 
 
+@pytest.mark.parametrize("hide", ["privacy", "unpublish"])
+def test_a_page_hidden_is_purged_from_the_cdn_s_feeds_and_sitemap(
+    recording_cdn, django_capture_on_commit_callbacks, hide
+):
+    """The feeds and the sitemap name public pages (title, summary, address) and a CDN keeps
+    them for minutes: a page made private or unpublished must leave them at once."""
+    page = en_digest()
+    with django_capture_on_commit_callbacks(execute=True):
+        if hide == "privacy":
+            PageViewRestriction.objects.create(
+                page=page, restriction_type=PageViewRestriction.LOGIN
+            )
+        else:
+            page.unpublish()
+    assert {f"{BASE}/feed.atom", f"{BASE}/zh-hant/feed.atom", f"{BASE}/sitemap.xml"} <= set(
+        recording_cdn
+    )
+
+
 def cache_callbacks(callbacks) -> list:
     """The on-commit callbacks of the cache layers (a publish also schedules other work, such
     as the translators' notice)."""
