@@ -10,10 +10,12 @@ so an event exists if and only if its write committed (cms.webhooks.outbox).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 from urllib.parse import urljoin
 
 from django.conf import settings
+from django.db.models import Q
 from django.db.models.signals import pre_delete
 from django.urls import reverse
 from wagtail.models import Page
@@ -68,8 +70,9 @@ def on_write(sender, write: stale.Write, changed_urls: Callable[[], list[str]], 
     if write.kind in PAGE_EVENTS and write.page is not None:
         page_event(write, changed_urls)
     elif write.kind in {stale.PAPER, stale.PAPERS_SYNCED}:
+        shown = cache(lambda: anonymous_rule().condition())  # once for a sync batch's papers
         for paper_id in sorted(write.paper_ids):
-            paper_event(write, paper_id, changed_urls)
+            paper_event(write, paper_id, changed_urls, shown)
 
 
 # Set on a page about to be deleted: whether an anonymous reader was shown it (its own
@@ -121,13 +124,17 @@ def page_event(write: stale.Write, changed_urls: Callable[[], list[str]]) -> Non
     outbox.enqueue(event_type, f"page:{page.pk}", page.locale.language_code, data)
 
 
-def paper_event(write: stale.Write, paper_id: int, changed_urls: Callable[[], list[str]]) -> None:
+def paper_event(
+    write: stale.Write,
+    paper_id: int,
+    changed_urls: Callable[[], list[str]],
+    shown: Callable[[], Q],
+) -> None:
     from cms.digests.models import DigestPage
     from cms.papers.models import Paper
 
     def data() -> dict[str, Any] | None:
-        shown = anonymous_rule().condition()
-        digests = list(DigestPage.objects.filter(shown, paper_id=paper_id).order_by("pk"))
+        digests = list(DigestPage.objects.filter(shown(), paper_id=paper_id).order_by("pk"))
         if not digests:
             return None  # the papers API shows no paper no public digest shows
         paper = Paper.objects.filter(pk=paper_id).first()
