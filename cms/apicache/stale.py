@@ -32,9 +32,18 @@ from django.db.models import Model, Q
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import Signal
 from django.urls import reverse
+from django.utils import translation
 from wagtail.documents import get_document_model
 from wagtail.images import get_image_model
-from wagtail.models import Locale, Page, PageViewRestriction, ReferenceIndex, Site
+from wagtail.models import (
+    Collection,
+    CollectionViewRestriction,
+    Locale,
+    Page,
+    PageViewRestriction,
+    ReferenceIndex,
+    Site,
+)
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
 from cms.ops.frontend_cache import purge_after_commit
@@ -50,13 +59,15 @@ PAPER = "paper"  # an editor's save of a paper, its authors, affiliations or lin
 PAPERS_SYNCED = "papers_changed"  # the sync worker's batched writes
 TRANSLATION = "translation"  # wagtail-localize rows behind a page's translation_status
 MEDIA = "media"  # an image or document saved or deleted
+COLLECTION_PRIVACY = "collection privacy"  # hides or shows a collection's images and documents
 SITE = "site"
 LOCALE = "locale"
 EVERYTHING = "everything"  # a bulk writer's batch (see `batched`)
 
 # Which pages' API views a write changes, beside the pages it names. A page's detail and list
 # item show the page, its parent topic, its children (a topic lists its digests), its paper, its
-# translation status and its URL (every ancestor's slug).
+# translation status and its URL (every ancestor's slug); "descendants" takes in the aliases of
+# the page and of its descendants, public only while their pages are.
 PAGE = frozenset({"page", "translations", "parent", "descendants"})
 REACH: dict[str, frozenset[str]] = {
     PUBLISH: PAGE,
@@ -68,6 +79,7 @@ REACH: dict[str, frozenset[str]] = {
     PAPERS_SYNCED: frozenset({"papers", "digests of papers"}),
     TRANSLATION: frozenset({"page"}),
     MEDIA: frozenset({"pages using it"}),  # its endpoint's listing and detail besides
+    COLLECTION_PRIVACY: frozenset(),  # the media endpoints' listings and the collection's items
     SITE: frozenset({"everything"}),
     LOCALE: frozenset({"everything"}),
     EVERYTHING: frozenset({"everything"}),
@@ -76,7 +88,7 @@ REACH: dict[str, frozenset[str]] = {
 # Writes that can change which pages are public (or which languages pages are translated into,
 # cms.translation.status): all but a paper's, which changes what digests show, never whether
 # they are shown.
-CHANGES_VISIBILITY = frozenset(REACH) - {PAPER, PAPERS_SYNCED, MEDIA}
+CHANGES_VISIBILITY = frozenset(REACH) - {PAPER, PAPERS_SYNCED, MEDIA, COLLECTION_PRIVACY}
 
 
 @dataclass(frozen=True)
@@ -91,6 +103,7 @@ class Write:
     # PAPER, PAPERS_SYNCED: (paper id, the fields written) where the writer knows them.
     paper_fields: tuple[tuple[int, tuple[str, ...]], ...] = ()
     media: Model | None = None  # MEDIA: the image or document
+    collection: Collection | None = None  # COLLECTION_PRIVACY: the restricted collection
 
 
 def stale_page_ids(write: Write) -> set[int] | None:
@@ -111,6 +124,8 @@ def stale_page_ids(write: Write) -> set[int] | None:
             if "translations" in reach:
                 # A translation's status names its source only while the source is public.
                 condition |= Q(translation_key__in=subtree.values("translation_key"))
+            # An alias shows its page's content only while that page is public.
+            condition |= Q(alias_of__path__startswith=page.path)
     if "old parent" in reach and write.old_parent_id is not None:
         condition |= Q(pk=write.old_parent_id)
     if write.pages is not None:
@@ -175,10 +190,23 @@ def changed_urls(write: Write) -> list[str]:
             reverse(f"wagtailapi:{endpoint}:listing"),
             reverse(f"wagtailapi:{endpoint}:detail", args=[write.media.pk]),
         ]
+    if write.collection is not None:
+        paths += collection_media_paths(write.collection)
     if write.kind in CHANGES_VISIBILITY:  # an image is public while a public page uses it
         paths += media_paths(page_ids)
+        paths += reader_listing_paths()
     base = settings.WAGTAILAPI_BASE_URL
     return [urljoin(base, path) for path in dict.fromkeys(paths)]
+
+
+def reader_listing_paths() -> list[str]:
+    """The sitemap and each language's feed: they name public pages (titles, summaries,
+    addresses), and shared caches keep them for minutes (cms.urls)."""
+    paths = [reverse("sitemap")]
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            paths.append(reverse("digest_feed"))
+    return paths
 
 
 def media_paths(page_ids: set[int]) -> list[str]:
@@ -189,6 +217,22 @@ def media_paths(page_ids: set[int]) -> list[str]:
     used = set().union(*images_used_by_pages(page_ids).values())
     details = [reverse("wagtailapi:images:detail", args=[pk]) for pk in sorted(used)]
     return [reverse("wagtailapi:images:listing"), *details]
+
+
+def collection_media_paths(collection: Collection) -> list[str]:
+    """The media listings and the details of the images and documents in `collection` and
+    below it: a collection's view restriction covers its descendants (Wagtail's media
+    endpoints leave out every item of a restricted collection)."""
+    collections = Collection.objects.descendant_of(collection, inclusive=True)
+    paths = []
+    for endpoint, model in (("images", get_image_model()), ("documents", get_document_model())):
+        items = model.objects.filter(collection__in=collections).order_by("pk")
+        paths.append(reverse(f"wagtailapi:{endpoint}:listing"))
+        paths += [
+            reverse(f"wagtailapi:{endpoint}:detail", args=[pk])
+            for pk in items.values_list("pk", flat=True)
+        ]
+    return paths
 
 
 _batch: ContextVar[list[Write] | None] = ContextVar("stale_batch", default=None)
@@ -286,6 +330,16 @@ def _media(sender, instance: Model, raw: bool = False, **kwargs) -> None:
         record(Write(MEDIA, media=instance))
 
 
+def _collection_privacy(
+    sender, instance: CollectionViewRestriction, raw: bool = False, **kwargs
+) -> None:
+    if raw:
+        return
+    collection = Collection.objects.filter(pk=instance.collection_id).first()
+    if collection is not None:  # else the collection's own deletion took it
+        record(Write(COLLECTION_PRIVACY, collection=collection))
+
+
 def _site(sender, raw: bool = False, **kwargs) -> None:
     if not raw:
         record(Write(SITE))
@@ -306,6 +360,7 @@ def connect() -> None:
     post_delete.connect(_deleted, dispatch_uid="stale-delete")
     papers_changed.connect(_papers_synced, dispatch_uid="stale-papers-changed")
     receivers = [(PageViewRestriction, _privacy), (Site, _site), (Locale, _locale)]
+    receivers += [(CollectionViewRestriction, _collection_privacy)]
     receivers += [(get_image_model(), _media), (get_document_model(), _media)]
     receivers += [(model, _paper) for model in (Paper, PaperAuthor, PaperAffiliation, PaperLink)]
     for model, receiver in receivers:

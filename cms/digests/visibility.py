@@ -4,6 +4,7 @@ is listed, or to pages already read."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from copy import copy
 from dataclasses import dataclass
 from functools import wraps
 
@@ -33,7 +34,8 @@ class PublicRule:
     kinds of live page no reader can reach: one whose parent was unpublished or never published
     (under an unpublished branch; the partial index digests_page_unpublished_path keeps those
     from scanning the page table), and wagtail-localize's untranslated placeholders (aliases of
-    a page in another locale).
+    a page in another locale). An alias in its own locale shows only while the rule shows the
+    page it repeats: a restriction on that page (or its topic) must keep its content private.
 
     The rule is applied two ways that must agree (tests/digests/test_public_rule.py compares
     them on every page): as a query condition for listings (`condition`), and to pages already
@@ -58,13 +60,15 @@ class PublicRule:
         for path in self.root_paths:
             in_site |= Q(path__startswith=path)
         condition = Q(live=True) & in_site & ~PLACEHOLDER_CONDITION
+        source_shown = Q(alias_of__live=True)
         for path in self.excluded_paths:
             condition &= ~Q(path__startswith=path)
-        return condition
+            source_shown &= ~Q(alias_of__path__startswith=path)
+        return condition & (Q(alias_of__isnull=True) | source_shown)
 
     def public_among(self, pages: Iterable[Page]) -> list[Page]:
         """The pages of `pages` the rule admits, in their order (a query only if some page is
-        an alias, for the locales of the pages they are aliases of)."""
+        an alias, for the pages they are aliases of)."""
         candidates = [
             page
             for page in pages
@@ -73,15 +77,20 @@ class PublicRule:
             and not page.path.startswith(self.excluded_paths)
         ]
         aliased = {page.alias_of_id for page in candidates if page.alias_of_id is not None}
-        alias_locales = (
-            dict(Page.objects.filter(pk__in=aliased).values_list("pk", "locale_id"))
+        sources = (
+            {
+                pk: (locale_id, live and not path.startswith(self.excluded_paths))
+                for pk, locale_id, live, path in Page.objects.filter(pk__in=aliased).values_list(
+                    "pk", "locale_id", "live", "path"
+                )
+            }
             if aliased
             else {}
         )
         return [
             page
             for page in candidates
-            if page.alias_of_id is None or alias_locales.get(page.alias_of_id) == page.locale_id
+            if page.alias_of_id is None or sources.get(page.alias_of_id) == (page.locale_id, True)
         ]
 
 
@@ -146,7 +155,11 @@ def visibility_facts(request: HttpRequest) -> VisibilityFacts:
 
 
 def read_visibility_facts(request: HttpRequest) -> VisibilityFacts:
-    site = requested_site(request)
+    return site_facts(requested_site(request))
+
+
+def site_facts(site: Site | None) -> VisibilityFacts:
+    """The facts for `site` (none: no page is in a site), read from the database."""
     restrictions = list(PageViewRestriction.objects.all())
     # The paths in a query of their own, and only when some restriction exists: joined to the
     # restrictions, SQLite's planner scans the whole page table even when there are none.
@@ -160,6 +173,37 @@ def read_visibility_facts(request: HttpRequest) -> VisibilityFacts:
         ),
         restrictions=tuple((r, paths[r.page_id]) for r in restrictions if r.page_id in paths),
     )
+
+
+def anonymous_rule(site: Site | None = None) -> PublicRule:
+    """The rule for an anonymous reader of `site` (else the default site), where there is no
+    request to ask: what the webhooks may name (cms.webhooks.events)."""
+    if site is None:
+        site = Site.objects.filter(is_default_site=True).first()
+    facts = site_facts(site)
+    return PublicRule(
+        root_paths=facts.root_paths,
+        excluded_paths=tuple(path for _restriction, path in facts.restrictions)
+        + facts.hidden_paths,
+        passed_restriction=False,
+    )
+
+
+def shown_to_anyone(page: Page, *, parent: Page | None = None, live: bool | None = None) -> bool:
+    """Whether the pages API shows `page` to an anonymous reader of its site; with `parent`,
+    as if it sat there (where a moved page was before), with `live`, as if it were (an
+    unpublished page, before). The page's own restriction counts wherever it sits."""
+    rule = anonymous_rule(page.get_site())
+    restricted = PageViewRestriction.objects.filter(page_id=page.pk).exists()
+    # The page's own entry among the hidden branches is its liveness, which `live` replaces.
+    own = tuple(path for path in rule.excluded_paths if path != page.path)
+    candidate = copy(page)
+    if parent is not None:
+        candidate.path = parent.path + page.path[-page.steplen :]
+    if live is not None:
+        candidate.live = live
+    rule = PublicRule(rule.root_paths, own, passed_restriction=False)
+    return not restricted and bool(rule.public_among([candidate]))
 
 
 def site_root_paths(site: Site) -> list[str]:

@@ -10,17 +10,22 @@ so an event exists if and only if its write committed (cms.webhooks.outbox).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 from urllib.parse import urljoin
 
 from django.conf import settings
+from django.db.models import Q
+from django.db.models.signals import pre_delete
 from django.urls import reverse
 from wagtail.models import Page
 from wagtail_localize.models import TranslationSource
 
 from cms.apicache import stale
+from cms.digests.visibility import anonymous_rule, shown_to_anyone
 
 from . import outbox
+from .models import Endpoint
 
 PAGE_EVENTS = {
     stale.PUBLISH: "page.published",
@@ -65,8 +70,36 @@ def on_write(sender, write: stale.Write, changed_urls: Callable[[], list[str]], 
     if write.kind in PAGE_EVENTS and write.page is not None:
         page_event(write, changed_urls)
     elif write.kind in {stale.PAPER, stale.PAPERS_SYNCED}:
+        shown = cache(lambda: anonymous_rule().condition())  # once for a sync batch's papers
         for paper_id in sorted(write.paper_ids):
-            paper_event(write, paper_id, changed_urls)
+            paper_event(write, paper_id, changed_urls, shown)
+
+
+# Set on a page about to be deleted: whether an anonymous reader was shown it (its own
+# restriction is deleted before it, so this cannot be asked afterwards).
+SHOWN_BEFORE_DELETE = "webhooks_shown_before_delete"
+
+
+def was_shown(write: stale.Write) -> bool:
+    """Whether the page of a page event was public before the write or is after it: events
+    name only those (cms.digests.visibility), so no draft, scheduled or private page's title,
+    slug or address reaches a subscriber."""
+    page = write.page
+    if write.kind == stale.PUBLISH:
+        return shown_to_anyone(page)
+    if write.kind == stale.UNPUBLISH:
+        return shown_to_anyone(page, live=True)
+    if write.kind == stale.DELETE:
+        return getattr(page, SHOWN_BEFORE_DELETE, False)
+    old_parent = Page.objects.filter(pk=write.old_parent_id).first()
+    return shown_to_anyone(page) or (
+        old_parent is not None and shown_to_anyone(page, parent=old_parent)
+    )
+
+
+def note_shown_before_delete(sender, instance, **kwargs) -> None:
+    if isinstance(instance, Page) and Endpoint.objects.filter(active=True).exists():
+        setattr(instance, SHOWN_BEFORE_DELETE, shown_to_anyone(instance))
 
 
 def page_event(write: stale.Write, changed_urls: Callable[[], list[str]]) -> None:
@@ -75,26 +108,37 @@ def page_event(write: stale.Write, changed_urls: Callable[[], list[str]]) -> Non
     if write.kind == stale.PUBLISH and is_translation(page):
         event_type = "translation.published"
 
-    def data() -> dict[str, Any]:
+    def data() -> dict[str, Any] | None:
+        if not was_shown(write):
+            return None
         found: dict[str, Any] = {"page": page_summary(page), "changed_urls": changed_urls()}
         if write.kind == stale.MOVE:
             found["old_parent_id"] = write.old_parent_id
         if event_type == "translation.published":
             source = page.get_translations().filter(locale__language_code=settings.LANGUAGE_CODE)
-            found["source_page"] = page_summary(source.first()) if source.exists() else None
+            source = source.first()
+            shown = source is not None and shown_to_anyone(source)
+            found["source_page"] = page_summary(source) if shown else None
         return found
 
     outbox.enqueue(event_type, f"page:{page.pk}", page.locale.language_code, data)
 
 
-def paper_event(write: stale.Write, paper_id: int, changed_urls: Callable[[], list[str]]) -> None:
+def paper_event(
+    write: stale.Write,
+    paper_id: int,
+    changed_urls: Callable[[], list[str]],
+    shown: Callable[[], Q],
+) -> None:
     from cms.digests.models import DigestPage
     from cms.papers.models import Paper
 
-    def data() -> dict[str, Any]:
+    def data() -> dict[str, Any] | None:
+        digests = list(DigestPage.objects.filter(shown(), paper_id=paper_id).order_by("pk"))
+        if not digests:
+            return None  # the papers API shows no paper no public digest shows
         paper = Paper.objects.filter(pk=paper_id).first()
         known = dict(write.paper_fields)
-        digests = DigestPage.objects.live().public().filter(paper_id=paper_id).order_by("pk")
         if len(write.paper_ids) == 1:
             urls = changed_urls()
         else:  # this paper's share of a batch, from the same map
@@ -130,4 +174,5 @@ def connect() -> None:
     from cms.papers.signals import sync_finished
 
     stale.write_recorded.connect(on_write, dispatch_uid="webhooks-write")
+    pre_delete.connect(note_shown_before_delete, dispatch_uid="webhooks-shown-before-delete")
     sync_finished.connect(on_sync_finished, dispatch_uid="webhooks-sync-finished")

@@ -38,15 +38,19 @@ def enqueue(
     event_type: str,
     subject: str,
     language_code: str | None,
-    data: Callable[[], dict[str, Any]],
+    data: Callable[[], dict[str, Any] | None],
 ) -> None:
-    """Store the event for every active endpoint that wants it; `data` is built only if one does."""
+    """Store the event for every active endpoint that wants it; `data` is built only if one
+    does, and returns None when there is no event to send after all (nothing public changed)."""
     endpoints = [
         e for e in Endpoint.objects.filter(active=True) if e.wants(event_type, language_code)
     ]
     if not endpoints:
         return
-    payload = envelope(event_type, data())
+    found = data()
+    if found is None:
+        return
+    payload = envelope(event_type, found)
     created = []
     with transaction.atomic():
         for endpoint in endpoints:

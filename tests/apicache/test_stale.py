@@ -272,6 +272,47 @@ def test_changed_urls_names_the_page_its_translations_parent_and_listings():
     assert f"{BASE}/api/v2/pages/{unrelated.pk}/" not in urls
 
 
+def test_a_page_made_private_purges_its_aliases_too(
+    recording_cdn, django_capture_on_commit_callbacks
+):
+    """An alias shows its page's content only while that page is public
+    (cms.digests.visibility): restricting the page, or its topic, must purge the alias's
+    detail from the CDN as well."""
+    digest = en_digest()
+    other_topic = TopicPage.objects.filter(locale=digest.locale).exclude(pk=digest.get_parent().pk)[
+        0
+    ]
+    alias = digest.create_alias(parent=other_topic, update_slug="fabricperf-again")
+    for private in (digest, digest.get_parent()):
+        recording_cdn.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            restriction = PageViewRestriction.objects.create(
+                page=private, restriction_type=PageViewRestriction.LOGIN
+            )
+        assert f"{BASE}/api/v2/pages/{alias.pk}/" in recording_cdn, private
+        with django_capture_on_commit_callbacks(execute=True):
+            restriction.delete()
+
+
+@pytest.mark.parametrize("hide", ["privacy", "unpublish"])
+def test_a_page_hidden_is_purged_from_the_cdn_s_feeds_and_sitemap(
+    recording_cdn, django_capture_on_commit_callbacks, hide
+):
+    """The feeds and the sitemap name public pages (title, summary, address) and a CDN keeps
+    them for minutes: a page made private or unpublished must leave them at once."""
+    page = en_digest()
+    with django_capture_on_commit_callbacks(execute=True):
+        if hide == "privacy":
+            PageViewRestriction.objects.create(
+                page=page, restriction_type=PageViewRestriction.LOGIN
+            )
+        else:
+            page.unpublish()
+    assert {f"{BASE}/feed.atom", f"{BASE}/zh-hant/feed.atom", f"{BASE}/sitemap.xml"} <= set(
+        recording_cdn
+    )
+
+
 def cache_callbacks(callbacks) -> list:
     """The on-commit callbacks of the cache layers (a publish also schedules other work, such
     as the translators' notice)."""
@@ -419,3 +460,35 @@ def test_an_image_write_purges_the_pages_that_show_it(
 
     assert f"{BASE}/api/v2/pages/{page.pk}/" in recording_cdn
     assert f"{BASE}/api/v2/pages/{zh_digest().pk}/" not in recording_cdn  # it shows no figure
+
+
+def test_a_collection_made_private_stops_serving_its_documents_at_once(
+    client, recording_cdn, django_capture_on_commit_callbacks
+):
+    """Documents are public by their collection's privacy: restricting the collection must
+    not leave the cached listing and detail (nor the CDN's) naming the document."""
+    from django.core.files.base import ContentFile
+    from wagtail.documents import get_document_model
+    from wagtail.models import Collection, CollectionViewRestriction
+
+    with django_capture_on_commit_callbacks(execute=True):
+        collection = Collection.get_first_root_node().add_child(name="Board papers")
+        document = get_document_model().objects.create(
+            title="Merger terms", collection=collection, file=ContentFile(b"x", name="m.txt")
+        )
+    listing, detail = "/api/v2/documents/", f"/api/v2/documents/{document.pk}/"
+    assert b"Merger terms" in client.get(listing).content  # now cached
+    assert client.get(detail).status_code == 200  # now cached
+    recording_cdn.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        restriction = CollectionViewRestriction.objects.create(
+            collection=collection, restriction_type=CollectionViewRestriction.LOGIN
+        )
+    assert b"Merger terms" not in client.get(listing).content
+    assert client.get(detail).status_code == 404
+    assert {BASE + listing, BASE + detail} <= set(recording_cdn)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        restriction.delete()
+    assert client.get(detail).status_code == 200

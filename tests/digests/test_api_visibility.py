@@ -166,6 +166,26 @@ def test_an_alias_in_its_own_language_shows(visible):
     assert "detail" in visible(alias, by_title=False)
 
 
+@pytest.mark.parametrize("hide", ["private", "private topic"])
+def test_an_alias_shows_only_while_the_page_it_copies_does(visible, hide):
+    """An alias repeats its page's content, kept in step by Wagtail: when that page (or its
+    topic) is made private, an alias of it elsewhere must not keep showing the content.
+    (Unpublishing the page unpublishes its aliases: Wagtail's own rule.)"""
+    english = digest("Odin")
+    other_topic = topic_of(english).get_siblings(inclusive=False).live().first()
+    alias = english.create_alias(parent=other_topic, update_slug="odin-again")
+    if hide == "private":
+        PageViewRestriction.objects.create(
+            page=english, restriction_type=PageViewRestriction.PASSWORD, password="x"
+        )
+    else:
+        PageViewRestriction.objects.create(
+            page=topic_of(english), restriction_type=PageViewRestriction.LOGIN
+        )
+    assert visible(english) == set()
+    assert visible(alias, by_title=False) == set()
+
+
 @pytest.mark.parametrize("fields", ["title", "*"])
 @pytest.mark.parametrize("page_type", [DIGEST_TYPE, TOPIC_TYPE])
 @pytest.mark.parametrize("language", ["en", "zh-hant"])
