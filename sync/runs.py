@@ -104,23 +104,48 @@ def run_start(
     return run
 
 
+def run_start_for_papers(
+    *, paper_ids: list[int], trigger: str, source_names: list[str] | None = None
+) -> tuple[SyncRun | None, dict[int, SyncRun]]:
+    """A run of those of `paper_ids` no running run owes, made at once (None if every one is
+    owed), and the running runs that owe the others, by paper.
+
+    The one test of "is this paper being synced", asked by Sync now, `sync_due` and the
+    command alike: a run is made when the sync is asked for, not when a worker takes it, so a
+    second ask while the first waits in the queue finds it. The papers' sync states are locked
+    meanwhile, so two asks at the same moment make one run (PostgreSQL; SQLite serializes the
+    writes)."""
+    abandon_stale_runs()  # a run whose process died must not hold its papers for long
+    PaperSyncState.objects.bulk_create(
+        (PaperSyncState(paper_id=pk) for pk in paper_ids), ignore_conflicts=True
+    )
+    with transaction.atomic():
+        states = (
+            PaperSyncState.objects.select_for_update()
+            .filter(paper_id__in=paper_ids)
+            .order_by("paper_id")
+            .values_list("paper_id", "run_id", "in_flight")
+        )
+        owing = {paper_id: run_id for paper_id, run_id, in_flight in states if in_flight}
+        running = SyncRun.objects.filter(status=SyncRun.Status.RUNNING).in_bulk(set(owing.values()))
+        busy = {pk: running[run_id] for pk, run_id in owing.items() if run_id in running}
+        free = [pk for pk in paper_ids if pk not in busy]
+        run = None
+        if free:
+            run = run_start(
+                kind=SyncRun.Kind.PAPERS,
+                trigger=trigger,
+                paper_ids=free,
+                source_names=source_names,
+            )
+    return run, busy
+
+
 def run_start_for_paper(*, paper_id: int, trigger: str) -> tuple[SyncRun, bool]:
     """A run of one paper, made at once, and True; or the running run that already owes the
-    paper, and False. The one test of "is this paper being synced": a run is made when the sync
-    is asked for (Sync now, a retry), not when a worker takes it, so a second ask while the
-    first waits in the queue finds it. The paper's sync state is locked meanwhile, so two asks
-    at the same moment make one run (PostgreSQL; SQLite serializes the writes)."""
-    abandon_stale_runs()  # a run whose process died must not hold the paper for long
-    PaperSyncState.objects.get_or_create(paper_id=paper_id)
-    with transaction.atomic():
-        state = PaperSyncState.objects.select_for_update().get(paper_id=paper_id)
-        busy = None
-        if state.in_flight and state.run_id:
-            busy = SyncRun.objects.filter(pk=state.run_id, status=SyncRun.Status.RUNNING).first()
-        if busy is not None:
-            return busy, False
-        run = run_start(kind=SyncRun.Kind.PAPERS, trigger=trigger, paper_ids=[paper_id])
-    return run, True
+    paper, and False (`run_start_for_papers`, the one check)."""
+    run, busy = run_start_for_papers(paper_ids=[paper_id], trigger=trigger)
+    return (busy[paper_id], False) if run is None else (run, True)
 
 
 def count_chunk(

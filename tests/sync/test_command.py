@@ -105,3 +105,44 @@ def test_errors_raise_a_command_error_with_status_1(upstream):
     with pytest.raises(CommandError) as raised:
         run("--paper", "ByteScale", "--dry-run")
     assert raised.value.returncode == 1
+
+
+def queued_sync_now(client, monkeypatch, paper, settings) -> list:
+    """An editor presses Sync now on `paper` with a worker configured that has not taken it yet:
+    the messages that would go to the worker are returned instead."""
+    from django.contrib.auth.models import User
+    from django.urls import reverse
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    queued = []
+    monkeypatch.setattr(
+        "cms.ops.background.send_to_worker",
+        lambda task, *args, **kwargs: queued.append((task, args, kwargs)) or True,
+    )
+    client.force_login(User.objects.create_superuser("editor", "e@example.org", "pw"))
+    client.post(reverse("sync_paper_now", args=[paper.pk]))
+    return queued
+
+
+def test_a_paper_a_queued_sync_now_owes_is_left_to_it_and_the_rest_synced(
+    upstream, client, monkeypatch, settings, django_capture_on_commit_callbacks
+):
+    """An operator syncs two papers while an editor's Sync now of one waits for the worker. The
+    command used to take the paper from the queued run, which then ended with 0 matched."""
+    paper = bytescale()
+    with django_capture_on_commit_callbacks(execute=True):
+        queued = queued_sync_now(client, monkeypatch, paper, settings)
+    pressed = SyncRun.objects.get()
+
+    out, err = run("--paper", "ByteScale", "--paper", "Swing")
+
+    assert f"“{paper.title}” is being synced by {pressed} already" in err
+    table = summary(out)
+    assert table["papers"] == table["papers matched"] == 1  # Swing only
+    command_run = SyncRun.objects.exclude(pk=pressed.pk).get()
+    assert command_run.papers_total == 1 and command_run.status == SyncRun.Status.FINISHED
+    task, args, kwargs = queued[0]
+    task.apply(args=args, kwargs=kwargs, throw=True)  # the worker takes the Sync now
+    pressed.refresh_from_db()
+    assert pressed.status == SyncRun.Status.FINISHED and pressed.papers_matched == 1
+    assert paper.authors.count() == 4 and paper.sync_state.run_id == pressed.pk

@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 from tqdm import tqdm
 
 from cms.digests.models import DigestPage
+from cms.papers.models import Paper
 from sync import runs, selectors, services, tasks
 from sync.conf import sync_setting
 from sync.models import SyncRun
@@ -67,10 +68,14 @@ class Command(BaseCommand):
                 self.stdout.write(str(tasks.sync_all.delay(trigger="command").id))
             return
         run = None
-        if not dry_run:
-            kind = SyncRun.Kind.PAPERS if paper else SyncRun.Kind.ALL
+        if not dry_run and paper:
+            paper_ids, run = self._start_papers(paper_ids, source)
+        elif not dry_run:
             run = runs.run_start(
-                kind=kind, trigger="command", paper_ids=paper_ids, source_names=source or None
+                kind=SyncRun.Kind.ALL,
+                trigger="command",
+                paper_ids=paper_ids,
+                source_names=source or None,
             )
             if run is None:
                 raise CommandError(_("Another sync of all papers is running."))
@@ -108,6 +113,22 @@ class Command(BaseCommand):
                 % {"n": self.error_count},
                 returncode=1,
             )
+
+    def _start_papers(
+        self, paper_ids: list[int], source: list[str]
+    ) -> tuple[list[int], SyncRun | None]:
+        """A run of the papers no other run owes (a Sync now waiting for the worker, a retry):
+        those are left to it, and named, rather than taken from it (`run_start_for_papers`)."""
+        run, busy = runs.run_start_for_papers(
+            paper_ids=paper_ids, trigger="command", source_names=source or None
+        )
+        titles = dict(Paper.objects.filter(pk__in=busy).values_list("pk", "title"))
+        for paper_id, other in busy.items():
+            self.stderr.write(
+                _("“%(title)s” is being synced by %(run)s already; it is left to that run.")
+                % {"title": titles.get(paper_id, paper_id), "run": other}
+            )
+        return [pk for pk in paper_ids if pk not in busy], run
 
     def _paper_ids(self, short_names: list[str]) -> list[int]:
         if not short_names:
