@@ -11,7 +11,7 @@ from django.urls import reverse
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper
 from cms.translation.roles import EDITORS, TRANSLATORS
-from sync import runs, tasks
+from sync import owed, runs, tasks
 from sync.models import PaperChange, SyncRun
 from sync.politeness import reset_breakers
 from tests.users import member
@@ -221,7 +221,7 @@ def test_sync_now_pressed_twice_before_a_worker_starts_queues_one_sync(
     assert "queued for the sync worker" in first.content.decode()
     run = SyncRun.objects.get()
     assert run.status == SyncRun.Status.RUNNING and run.trigger == "admin:ed"
-    assert f"is being synced by {run} already" in second.content.decode()
+    assert f"waiting for the sync worker in {run} already" in second.content.decode()
     assert len(queued) == 1
     task, args, kwargs = queued[0]
     task.apply(args=args, kwargs=kwargs, throw=True)  # the worker takes it
@@ -247,3 +247,46 @@ def test_a_paper_left_by_a_run_no_worker_finished_does_not_read_in_flight(editor
     html = editor_client.get(url).content.decode()
 
     assert re.search(r"<th>in flight</th><td>no</td>", html) and "(Failed)" in html
+
+
+def test_a_sync_now_no_worker_took_yet_reads_queued_then_running(
+    upstream, client, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A Sync now waiting for the worker read "(Running)" on the paper's screen, in the runs'
+    list and on the run's own screen, as if a worker were syncing it. It reads "Queued" until
+    a worker takes it, then "Running", then "Finished"."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    queued = []
+    monkeypatch.setattr(
+        "cms.ops.background.send_to_worker",
+        lambda task, *args, **kwargs: queued.append((task, args, kwargs)) or True,
+    )
+    client.force_login(member(EDITORS, "ed"))
+    paper = bytescale()
+    url = reverse("sync_paper_now", args=[paper.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url)
+    run = SyncRun.objects.get()
+    screens = [
+        reverse("sync_paper", args=[paper.pk]),
+        reverse("sync_runs"),
+        reverse("sync_run", args=[run.pk]),
+    ]
+
+    for screen in screens:
+        html = client.get(screen).content.decode()
+        assert f"Selected papers #{run.pk} (Queued)" in html and "(Running)" not in html, screen
+    assert re.search(r"<th>status</th><td>Queued</td>", html)
+    with django_capture_on_commit_callbacks(execute=True):
+        again = client.post(url, follow=True).content.decode()
+    assert f"waiting for the sync worker in Selected papers #{run.pk} (Queued)" in again
+
+    _task, (_run_id, paper_ids, token), _kwargs = queued[0]
+    assert owed.claim(run=run, paper_ids=paper_ids, holder="worker-1", token=token)  # taken
+    for screen in screens:
+        html = client.get(screen).content.decode()
+        assert f"Selected papers #{run.pk} (Running)" in html and "(Queued)" not in html, screen
+
+    SyncRun.objects.filter(pk=run.pk).update(status=SyncRun.Status.FINISHED)
+    html = client.get(screens[0]).content.decode()
+    assert f"Selected papers #{run.pk} (Finished)" in html
