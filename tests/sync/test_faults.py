@@ -294,3 +294,26 @@ def test_sync_due_and_a_sync_now_in_the_same_instant_make_one_run(
     task.apply(args=args, kwargs=kwargs, throw=True)
     pressed.refresh_from_db()
     assert pressed.status == SyncRun.Status.FINISHED and pressed.papers_matched == 1
+
+
+def test_errors_name_each_source_as_people_know_it(upstream, bytescale):
+    """An answer of another shape than documented read "crossref: unexpected response shape",
+    and a record with markup "dblp: rejected ...", on the run's and the paper's screens: the
+    sources' internal names, where every other error says "Crossref", "DBLP"."""
+
+    def reshape_and_inject(source, data):
+        if source == "crossref":  # `message.items` is documented as a list
+            data["message"]["items"] = next(iter(data["message"]["items"]), {})
+        elif source == "dblp":
+            for hit in data["result"]["hits"]["hit"]:
+                hit["info"]["title"] = "<script>alert(1)</script>" + hit["info"]["title"]
+        return data
+
+    upstream.transform = reshape_and_inject
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "error"
+
+    assert run_errors("crossref")[0]["message"].startswith("Crossref: unexpected response shape")
+    assert run_errors("dblp")[0]["message"].startswith("DBLP: rejected a record")
+    last_error = PaperSyncState.objects.get(paper=bytescale).last_error
+    assert "Crossref: unexpected" in last_error and "DBLP: rejected" in last_error
+    assert "crossref:" not in last_error and "dblp:" not in last_error
