@@ -14,6 +14,7 @@ from cms.translation.roles import EDITORS, TRANSLATORS
 from sync import owed, runs, tasks
 from sync.models import PaperChange, SyncRun
 from sync.politeness import reset_breakers
+from tests.standin import Canned
 from tests.users import member
 from tests.workers import wait_for
 
@@ -77,7 +78,7 @@ def test_sync_now_answers_before_the_sync_ends_and_the_run_then_reads_finished(
     assert sum(run.requests.values()) == len(upstream.log)
     assert paper.authors.count() == 4
     html = client.get(reverse("sync_paper", args=[paper.pk])).content.decode()
-    assert "Sync now" in html and "dblp" in html and "crossref" in html
+    assert "Sync now" in html and "<td>DBLP</td>" in html and "<td>Crossref</td>" in html
     assert "locked" in html  # the abstract's lock is shown
 
 
@@ -290,3 +291,21 @@ def test_a_sync_now_no_worker_took_yet_reads_queued_then_running(
     SyncRun.objects.filter(pk=run.pk).update(status=SyncRun.Status.FINISHED)
     html = client.get(screens[0]).content.decode()
     assert f"Selected papers #{run.pk} (Finished)" in html
+
+
+def test_the_screens_name_each_source_as_people_know_it(upstream, editor_client):
+    """Provenance, changes, errors and request counts read "dblp", "crossref",
+    "semanticscholar": the settings' keys, where the errors beside them say "DBLP"."""
+    upstream.fail_next("crossref", *[Canned(503, b"busy", "text/html")] * 10)
+    paper = bytescale()
+    assert tasks.sync_paper.delay(paper.pk).get() == "error"
+    run = SyncRun.objects.get()
+
+    detail = editor_client.get(reverse("sync_run", args=[run.pk])).content.decode()
+    screen = editor_client.get(reverse("sync_paper", args=[paper.pk])).content.decode()
+
+    for html in (detail, screen):
+        cells = set(re.findall(r"<td>([^<]*)</td>", html))
+        assert "DBLP" in cells and not cells & {"dblp", "crossref", "openalex", "semanticscholar"}
+    assert "<th>requests to DBLP</th>" in detail and "<th>requests to Crossref</th>" in detail
+    assert "<td>Crossref</td><td>Crossref answered HTTP 503" in detail

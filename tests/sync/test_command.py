@@ -35,7 +35,7 @@ def test_sync_selected_papers_prints_a_summary(upstream):
     table = summary(out)
     assert table["papers matched"] == table["papers changed"] == 2
     assert table["errors"] == 0
-    assert table["requests to dblp"] == 2  # one table of contents per proceedings
+    assert table["requests to DBLP"] == 2  # one table of contents per proceedings
     assert bytescale().authors.count() == 4
     run_ = SyncRun.objects.get()
     assert run_.kind == SyncRun.Kind.PAPERS and run_.papers_changed == 2
@@ -43,7 +43,7 @@ def test_sync_selected_papers_prints_a_summary(upstream):
 
 def test_dry_run_writes_nothing(upstream):
     out, _ = run("--paper", "ByteScale", "--dry-run")
-    assert "authors <- dblp" in out
+    assert "authors <- DBLP" in out
     assert bytescale().authors.count() == 0
     assert not SyncRun.objects.exists() and not PaperChange.objects.exists()
 
@@ -51,7 +51,7 @@ def test_dry_run_writes_nothing(upstream):
 @pytest.mark.parametrize("name", ["dblp", "DBLP"])
 def test_one_source_only(upstream, name):
     out, _ = run("--paper", "ByteScale", "--source", name)
-    assert "requests to dblp" in out and "requests to crossref" not in out
+    assert "requests to DBLP" in out and "requests to Crossref" not in out
     assert upstream.requests_to("crossref") == []
 
 
@@ -80,7 +80,7 @@ def test_an_unreadable_record_is_skipped_and_counted_and_the_rest_synced(upstrea
     upstream.transform = break_one_hit
     out, _ = run("--paper", "ByteScale", "--paper", "Swing")
     table = summary(out)
-    assert table["unreadable records from dblp"] == 2  # one in each table of contents
+    assert table["unreadable records from DBLP"] == 2  # one in each table of contents
     assert table["papers matched"] == table["papers changed"] == 2
     assert table["errors"] == 0
 

@@ -18,7 +18,7 @@ from sync import runs, selectors, services, tasks
 from sync.conf import sync_setting
 from sync.models import SyncRun
 from sync.services import BatchOutcome
-from sync.sources import get_sources
+from sync.sources import display_name, get_sources
 
 ERRORS_SHOWN = 20
 
@@ -159,7 +159,9 @@ class Command(BaseCommand):
         if verbose:
             for paper_id, changes in outcome.plans.items():
                 for change in changes:
-                    self.stdout.write(f"  paper {paper_id}: {change.field} <- {change.source}")
+                    self.stdout.write(
+                        f"  paper {paper_id}: {change.field} <- {display_name(change.source)}"
+                    )
 
     def _summary(self, total: BatchOutcome, papers: int, dry_run: bool) -> None:
         rows = [
@@ -168,11 +170,11 @@ class Command(BaseCommand):
             (_("papers changed") + (_(" (dry run)") if dry_run else ""), total.changed),
             (_("fields changed"), total.fields),
             *(
-                (_("requests to %(source)s") % {"source": name}, count)
+                (_("requests to %(source)s") % {"source": display_name(name)}, count)
                 for name, count in sorted(total.requests.items())
             ),
             *(
-                (_("unreadable records from %(source)s") % {"source": name}, count)
+                (_("unreadable records from %(source)s") % {"source": display_name(name)}, count)
                 for name, count in sorted(total.records_skipped.items())
             ),
             (_("errors"), self.error_count),
@@ -181,4 +183,5 @@ class Command(BaseCommand):
         for label, value in rows:
             self.stdout.write(f"{label:<{width}}  {value:>6}")
         for error in total.errors:
-            self.stderr.write(f"  paper {error['paper']}, {error['source']}: {error['message']}")
+            source = display_name(error["source"])
+            self.stderr.write(f"  paper {error['paper']}, {source}: {error['message']}")
