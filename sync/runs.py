@@ -72,7 +72,8 @@ def run_start(
     source_names: list[str] | None = None,
     task_id: str = "",
 ) -> SyncRun | None:
-    """Create a run owning `paper_ids`; None if it is `all` and another `all` run is running.
+    """Create a run owning those of `paper_ids` no other running run owes (a Sync now waiting
+    for the worker keeps its paper); None if it is `all` and another `all` run is running.
 
     The partial unique constraint on SyncRun is the lock: it holds across processes and
     databases, and survives a broker restart. A run without a sign of life for
@@ -96,9 +97,14 @@ def run_start(
             PaperSyncState.objects.bulk_create(
                 PaperSyncState(paper_id=pk) for pk in paper_ids if pk not in existing
             )
-            PaperSyncState.objects.filter(paper_id__in=paper_ids).update(
-                run=run, in_flight=True, lease_until=None, leased_by=""
+            owned = (
+                PaperSyncState.objects.filter(paper_id__in=paper_ids)
+                .exclude(in_flight=True, run__status=SyncRun.Status.RUNNING)
+                .update(run=run, in_flight=True, lease_until=None, leased_by="")
             )
+            if owned != run.papers_total:
+                SyncRun.objects.filter(pk=run.pk).update(papers_total=owned)
+                run.papers_total = owned
     except IntegrityError:
         return None
     return run

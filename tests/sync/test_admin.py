@@ -309,3 +309,35 @@ def test_the_screens_name_each_source_as_people_know_it(upstream, editor_client)
         assert "DBLP" in cells and not cells & {"dblp", "crossref", "openalex", "semanticscholar"}
     assert "<th>requests to DBLP</th>" in detail and "<th>requests to Crossref</th>" in detail
     assert "<td>Crossref</td><td>Crossref answered HTTP 503" in detail
+
+
+def test_a_sync_of_all_papers_leaves_a_queued_sync_now_its_paper(
+    upstream, client, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The daily sync of all papers, starting while an editor's Sync now waits for the worker,
+    took the paper from it: the editor's run then ended Finished with 0 papers matched, and the
+    paper waited for its turn among all the others. It is now left to the Sync now."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    queued = []
+    monkeypatch.setattr(
+        "cms.ops.background.send_to_worker",
+        lambda task, *args, **kwargs: queued.append((task, args, kwargs)) or True,
+    )
+    client.force_login(member(EDITORS, "ed"))
+    paper = bytescale()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("sync_paper_now", args=[paper.pk]))
+    pressed = SyncRun.objects.get()
+    batches = []
+    monkeypatch.setattr(tasks.sync_batch, "delay", lambda *args: batches.append(args))
+
+    tasks.sync_all.apply(throw=True)
+
+    every = SyncRun.objects.get(kind=SyncRun.Kind.ALL)
+    assert every.papers_total == Paper.objects.count() - 1
+    assert all(paper.pk not in paper_ids for _run, paper_ids, _token in batches)
+    task, args, kwargs = queued[0]
+    task.apply(args=args, kwargs=kwargs, throw=True)  # the worker takes the Sync now
+    pressed.refresh_from_db()
+    assert pressed.status == SyncRun.Status.FINISHED and pressed.papers_matched == 1
+    assert paper.authors.count() == 4
