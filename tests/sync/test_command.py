@@ -8,6 +8,7 @@ from django.core.management import CommandError, call_command
 from django.db import connections
 
 from cms.digests.models import DigestPage
+from sync import tasks
 from sync.management.commands.sync_papers import Command as SyncPapers
 from sync.models import PaperChange, SyncRun
 from tests.standin import Canned
@@ -146,3 +147,20 @@ def test_a_paper_a_queued_sync_now_owes_is_left_to_it_and_the_rest_synced(
     pressed.refresh_from_db()
     assert pressed.status == SyncRun.Status.FINISHED and pressed.papers_matched == 1
     assert paper.authors.count() == 4 and paper.sync_state.run_id == pressed.pk
+
+
+@pytest.mark.parametrize("args", [["--paper", "ByteScale"], []], ids=["papers", "all"])
+def test_enqueue_while_the_broker_does_not_answer_says_so(monkeypatch, args):
+    """`--enqueue` with Redis down ended in kombu's traceback; it is now a one-line error that
+    says what to do instead, and nothing was started."""
+    from kombu.exceptions import OperationalError
+
+    def refused(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(tasks.sync_paper, "delay", refused)
+    monkeypatch.setattr(tasks.sync_all, "delay", refused)
+    with pytest.raises(CommandError, match="The broker did not answer") as raised:
+        run(*args, "--enqueue")
+    assert "Connection refused" in str(raised.value) and "without --enqueue" in str(raised.value)
+    assert not SyncRun.objects.exists()

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from kombu.exceptions import OperationalError
 from tqdm import tqdm
 
 from cms.digests.models import DigestPage
@@ -60,12 +61,21 @@ class Command(BaseCommand):
         if enqueue:
             if dry_run or source:
                 raise CommandError(_("--enqueue syncs for real, with every source."))
-            if paper:
-                for paper_id in paper_ids:
-                    tasks.sync_paper.delay(paper_id, trigger="command")
-                self.stdout.write(_("Queued %(n)d papers.") % {"n": len(paper_ids)})
-            else:
-                self.stdout.write(str(tasks.sync_all.delay(trigger="command").id))
+            try:
+                if paper:
+                    for paper_id in paper_ids:
+                        tasks.sync_paper.delay(paper_id, trigger="command")
+                    self.stdout.write(_("Queued %(n)d papers.") % {"n": len(paper_ids)})
+                else:
+                    self.stdout.write(str(tasks.sync_all.delay(trigger="command").id))
+            except OperationalError as error:
+                raise CommandError(
+                    _(
+                        "The broker did not answer (%(error)s): nothing more was queued. "
+                        "Run the command without --enqueue to sync in this process."
+                    )
+                    % {"error": error}
+                ) from error
             return
         run = None
         if not dry_run and paper:
