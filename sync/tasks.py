@@ -136,11 +136,21 @@ def discover(venue: str, year: int) -> str:
     try:
         created = discovery.discover_candidates(venue=venue, year=year, run=run)
     except SourceError as error:
-        SyncError.objects.create(run=run, source="dblp", message=str(error))
-        SyncRun.objects.filter(pk=run.pk).update(
-            status=SyncRun.Status.FAILED,
-            finished_at=timezone.now(),
-            error_count=F("error_count") + 1,
-        )
+        _fail_discovery(run, "dblp", str(error))
         return "error"
+    except SoftTimeLimitExceeded:
+        _fail_discovery(run, "worker", "The discovery stopped before it ended (its time limit).")
+        raise
+    except Exception as error:  # nothing else ends a discovery's run: it would read Running
+        _fail_discovery(run, "worker", f"The discovery failed ({type(error).__name__}).")
+        raise
     return f"ok: {created} new candidates"
+
+
+def _fail_discovery(run: SyncRun, source: str, message: str) -> None:
+    SyncError.objects.create(run=run, source=source, message=message)
+    SyncRun.objects.filter(pk=run.pk).update(
+        status=SyncRun.Status.FAILED,
+        finished_at=timezone.now(),
+        error_count=F("error_count") + 1,
+    )
