@@ -154,6 +154,21 @@ def run_start_for_paper(*, paper_id: int, trigger: str) -> tuple[SyncRun, bool]:
     return (busy[paper_id], False) if run is None else (run, True)
 
 
+def run_stop(run: SyncRun, message: str) -> None:
+    """End `run` before it is done (an operator's Ctrl-C): Failed with `message`, owing nothing,
+    so no worker takes up what it left; the next run of those papers syncs them."""
+    with transaction.atomic():
+        PaperSyncState.objects.filter(run=run, in_flight=True).update(
+            in_flight=False, lease_until=None, leased_by=""
+        )
+        if SyncRun.objects.filter(pk=run.pk, status=SyncRun.Status.RUNNING).update(
+            status=SyncRun.Status.FAILED,
+            finished_at=timezone.now(),
+            error_count=F("error_count") + 1,
+        ):
+            SyncError.objects.create(run=run, source="worker", message=message)
+
+
 def count_chunk(
     run: SyncRun,
     *,

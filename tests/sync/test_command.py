@@ -8,9 +8,9 @@ from django.core.management import CommandError, call_command
 from django.db import connections
 
 from cms.digests.models import DigestPage
-from sync import tasks
+from sync import services, tasks
 from sync.management.commands.sync_papers import Command as SyncPapers
-from sync.models import PaperChange, SyncRun
+from sync.models import PaperChange, PaperSyncState, SyncRun
 from tests.standin import Canned
 
 pytestmark = pytest.mark.django_db
@@ -164,3 +164,28 @@ def test_enqueue_while_the_broker_does_not_answer_says_so(monkeypatch, args):
         run(*args, "--enqueue")
     assert "Connection refused" in str(raised.value) and "without --enqueue" in str(raised.value)
     assert not SyncRun.objects.exists()
+
+
+def test_ctrl_c_stops_the_run_and_leaves_nothing_for_the_workers(upstream, settings, monkeypatch):
+    """An operator stopping an in-process sync with Ctrl-C left its run Running and its papers
+    owed: beat's next round handed the rest to the workers, so the sync went on without the
+    command. The run now ends Failed, says it was stopped, and owes nothing."""
+    settings.SYNC_BATCH_SIZE = 1
+    batch = services.sync_batch
+    calls = []
+
+    def interrupted_on_the_second(**kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return batch(**kwargs)
+
+    monkeypatch.setattr(services, "sync_batch", interrupted_on_the_second)
+    with pytest.raises(CommandError, match=r"Stopped after 1 of 2 papers"):
+        run("--paper", "ByteScale", "--paper", "Swing")
+
+    stopped = SyncRun.objects.get()
+    assert stopped.status == SyncRun.Status.FAILED and stopped.finished_at
+    assert stopped.errors[-1]["message"].startswith("Stopped by the operator")
+    assert not PaperSyncState.objects.filter(in_flight=True).exists()
+    assert tasks.sync_owed() == "handed out 0, ended 0"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import uuid
+from typing import NoReturn
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -101,14 +102,17 @@ class Command(BaseCommand):
             file=options.get("stderr") or sys.stderr,
         ) as bar:
             for start in range(0, len(paper_ids), size):
-                outcome = services.sync_batch(
-                    paper_ids=paper_ids[start : start + size],
-                    run=run,
-                    source_names=source or None,
-                    dry_run=dry_run,
-                    progress=bar.update,
-                    scope=scope,
-                )
+                try:
+                    outcome = services.sync_batch(
+                        paper_ids=paper_ids[start : start + size],
+                        run=run,
+                        source_names=source or None,
+                        dry_run=dry_run,
+                        progress=bar.update,
+                        scope=scope,
+                    )
+                except KeyboardInterrupt:
+                    self._stopped(run, done=bar.n, papers=len(paper_ids))
                 self._add(total, outcome, verbose=verbose)
         if run is not None:
             runs.run_finish_if_done(run)
@@ -123,6 +127,20 @@ class Command(BaseCommand):
                 % {"n": self.error_count},
                 returncode=1,
             )
+
+    def _stopped(self, run: SyncRun | None, *, done: int, papers: int) -> NoReturn:
+        """Ctrl-C: the papers written so far stay; the run ends, owing the workers nothing."""
+        counts = {"done": done, "papers": papers}
+        if run is not None:
+            runs.run_stop(
+                run,
+                f"Stopped by the operator after {done} of {papers} papers; the rest go to the "
+                "next run.",
+            )
+        raise CommandError(
+            _("Stopped after %(done)d of %(papers)d papers; the rest go to the next run.") % counts,
+            returncode=130,
+        )
 
     def _start_papers(
         self, paper_ids: list[int], source: list[str]
