@@ -3,6 +3,9 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+# What a paper handed out to the workers is leased under until one takes it (sync/owed.py).
+QUEUED_LEASE_PREFIX = "queued:"
+
 
 class SyncRun(models.Model):
     """One sync: of all papers, of some papers, or a proceedings' discovery."""
@@ -50,7 +53,26 @@ class SyncRun(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} #{self.pk} ({self.get_status_display()})"
+        return f"{self.get_kind_display()} #{self.pk} ({self.status_label})"
+
+    @property
+    def status_label(self) -> str:
+        """The status a person reads: a running run no worker has taken up yet is "Queued"."""
+        return _("Queued") if self.is_queued else self.get_status_display()
+
+    @property
+    def is_queued(self) -> bool:
+        """Running, but waiting for a worker: none of its papers has been taken by one (each is
+        still owed and unleased, or leased only to the message carrying it, sync/owed.py) and
+        it has sent no request yet."""
+        if self.status != self.Status.RUNNING or self.kind == self.Kind.DISCOVER:
+            return False
+        taken = (
+            PaperSyncState.objects.filter(run_id=self.pk)
+            .exclude(in_flight=True, leased_by="")
+            .exclude(in_flight=True, leased_by__startswith=QUEUED_LEASE_PREFIX)
+        )
+        return not (taken.exists() or self.request_counts.exists())
 
     @property
     def requests(self) -> dict[str, int]:

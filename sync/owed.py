@@ -24,7 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from .conf import sync_setting
-from .models import PaperSyncState, SyncRun
+from .models import QUEUED_LEASE_PREFIX, PaperSyncState, SyncRun
 from .renewal import Renewer
 from .selectors import batch_order
 
@@ -102,7 +102,7 @@ def hand_out(run: SyncRun, send: Send) -> int:
     only delays it by that lease.
     """
     now = timezone.now()
-    token = f"queued:{uuid.uuid4().hex[:12]}"
+    token = f"{QUEUED_LEASE_PREFIX}{uuid.uuid4().hex[:12]}"
     with transaction.atomic():
         rows = list(
             PaperSyncState.objects.select_for_update(skip_locked=True, of=("self",))

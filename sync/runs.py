@@ -72,7 +72,8 @@ def run_start(
     source_names: list[str] | None = None,
     task_id: str = "",
 ) -> SyncRun | None:
-    """Create a run owning `paper_ids`; None if it is `all` and another `all` run is running.
+    """Create a run owning those of `paper_ids` no other running run owes (a Sync now waiting
+    for the worker keeps its paper); None if it is `all` and another `all` run is running.
 
     The partial unique constraint on SyncRun is the lock: it holds across processes and
     databases, and survives a broker restart. A run without a sign of life for
@@ -96,31 +97,76 @@ def run_start(
             PaperSyncState.objects.bulk_create(
                 PaperSyncState(paper_id=pk) for pk in paper_ids if pk not in existing
             )
-            PaperSyncState.objects.filter(paper_id__in=paper_ids).update(
-                run=run, in_flight=True, lease_until=None, leased_by=""
+            owned = (
+                PaperSyncState.objects.filter(paper_id__in=paper_ids)
+                .exclude(in_flight=True, run__status=SyncRun.Status.RUNNING)
+                .update(run=run, in_flight=True, lease_until=None, leased_by="")
             )
+            if owned != run.papers_total:
+                SyncRun.objects.filter(pk=run.pk).update(papers_total=owned)
+                run.papers_total = owned
     except IntegrityError:
         return None
     return run
 
 
+def run_start_for_papers(
+    *, paper_ids: list[int], trigger: str, source_names: list[str] | None = None
+) -> tuple[SyncRun | None, dict[int, SyncRun]]:
+    """A run of those of `paper_ids` no running run owes, made at once (None if every one is
+    owed), and the running runs that owe the others, by paper.
+
+    The one test of "is this paper being synced", asked by Sync now, `sync_due` and the
+    command alike: a run is made when the sync is asked for, not when a worker takes it, so a
+    second ask while the first waits in the queue finds it. The papers' sync states are locked
+    meanwhile, so two asks at the same moment make one run (PostgreSQL; SQLite serializes the
+    writes)."""
+    abandon_stale_runs()  # a run whose process died must not hold its papers for long
+    PaperSyncState.objects.bulk_create(
+        (PaperSyncState(paper_id=pk) for pk in paper_ids), ignore_conflicts=True
+    )
+    with transaction.atomic():
+        states = (
+            PaperSyncState.objects.select_for_update()
+            .filter(paper_id__in=paper_ids)
+            .order_by("paper_id")
+            .values_list("paper_id", "run_id", "in_flight")
+        )
+        owing = {paper_id: run_id for paper_id, run_id, in_flight in states if in_flight}
+        running = SyncRun.objects.filter(status=SyncRun.Status.RUNNING).in_bulk(set(owing.values()))
+        busy = {pk: running[run_id] for pk, run_id in owing.items() if run_id in running}
+        free = [pk for pk in paper_ids if pk not in busy]
+        run = None
+        if free:
+            run = run_start(
+                kind=SyncRun.Kind.PAPERS,
+                trigger=trigger,
+                paper_ids=free,
+                source_names=source_names,
+            )
+    return run, busy
+
+
 def run_start_for_paper(*, paper_id: int, trigger: str) -> tuple[SyncRun, bool]:
     """A run of one paper, made at once, and True; or the running run that already owes the
-    paper, and False. The one test of "is this paper being synced": a run is made when the sync
-    is asked for (Sync now, a retry), not when a worker takes it, so a second ask while the
-    first waits in the queue finds it. The paper's sync state is locked meanwhile, so two asks
-    at the same moment make one run (PostgreSQL; SQLite serializes the writes)."""
-    abandon_stale_runs()  # a run whose process died must not hold the paper for long
-    PaperSyncState.objects.get_or_create(paper_id=paper_id)
+    paper, and False (`run_start_for_papers`, the one check)."""
+    run, busy = run_start_for_papers(paper_ids=[paper_id], trigger=trigger)
+    return (busy[paper_id], False) if run is None else (run, True)
+
+
+def run_stop(run: SyncRun, message: str) -> None:
+    """End `run` before it is done (an operator's Ctrl-C): Failed with `message`, owing nothing,
+    so no worker takes up what it left; the next run of those papers syncs them."""
     with transaction.atomic():
-        state = PaperSyncState.objects.select_for_update().get(paper_id=paper_id)
-        busy = None
-        if state.in_flight and state.run_id:
-            busy = SyncRun.objects.filter(pk=state.run_id, status=SyncRun.Status.RUNNING).first()
-        if busy is not None:
-            return busy, False
-        run = run_start(kind=SyncRun.Kind.PAPERS, trigger=trigger, paper_ids=[paper_id])
-    return run, True
+        PaperSyncState.objects.filter(run=run, in_flight=True).update(
+            in_flight=False, lease_until=None, leased_by=""
+        )
+        if SyncRun.objects.filter(pk=run.pk, status=SyncRun.Status.RUNNING).update(
+            status=SyncRun.Status.FAILED,
+            finished_at=timezone.now(),
+            error_count=F("error_count") + 1,
+        ):
+            SyncError.objects.create(run=run, source="worker", message=message)
 
 
 def count_chunk(

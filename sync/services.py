@@ -34,6 +34,7 @@ from .lookup import Found
 from .merge import ID_FIELDS, FieldChange, plan_changes
 from .models import PaperChange, PaperSyncState, SyncError, SyncRun
 from .selectors import existing_paper, paper_queries, paper_snapshot
+from .sources import display_name
 from .sources.base import PaperRecord
 from .text import has_dangerous_markup
 
@@ -80,7 +81,7 @@ def _unsafe_records(records: dict[str, PaperRecord], errors: dict[str, str]) -> 
     """Drop records whose title or names carried script-like markup, as errors of that source."""
     for source, record in list(records.items()):
         if has_dangerous_markup(record.raw_title):
-            errors[source] = f"{source}: rejected a record with script-like markup"
+            errors[source] = f"{display_name(source)}: rejected a record with script-like markup"
             del records[source]
 
 

@@ -119,11 +119,12 @@ def sync_due(limit: int = 100) -> str:
         .exclude(in_flight=True, run__status=SyncRun.Status.RUNNING)
         .values_list("paper_id", flat=True)[:limit]
     )
-    if not due:
+    # A Sync now pressed since the read above owns its paper: the one check leaves it to it.
+    run, busy = runs.run_start_for_papers(paper_ids=due, trigger="retry") if due else (None, {})
+    if run is None:
         return "queued 0"
-    run = runs.run_start(kind=SyncRun.Kind.PAPERS, trigger="retry", paper_ids=due)
     owed.hand_out(run, sync_batch.delay)
-    return f"queued {len(due)}"
+    return f"queued {len(due) - len(busy)}"
 
 
 @shared_task(name="sync.tasks.discover", **TASK_OPTIONS)
@@ -135,11 +136,21 @@ def discover(venue: str, year: int) -> str:
     try:
         created = discovery.discover_candidates(venue=venue, year=year, run=run)
     except SourceError as error:
-        SyncError.objects.create(run=run, source="dblp", message=str(error))
-        SyncRun.objects.filter(pk=run.pk).update(
-            status=SyncRun.Status.FAILED,
-            finished_at=timezone.now(),
-            error_count=F("error_count") + 1,
-        )
+        _fail_discovery(run, "dblp", str(error))
         return "error"
+    except SoftTimeLimitExceeded:
+        _fail_discovery(run, "worker", "The discovery stopped before it ended (its time limit).")
+        raise
+    except Exception as error:  # nothing else ends a discovery's run: it would read Running
+        _fail_discovery(run, "worker", f"The discovery failed ({type(error).__name__}).")
+        raise
     return f"ok: {created} new candidates"
+
+
+def _fail_discovery(run: SyncRun, source: str, message: str) -> None:
+    SyncError.objects.create(run=run, source=source, message=message)
+    SyncRun.objects.filter(pk=run.pk).update(
+        status=SyncRun.Status.FAILED,
+        finished_at=timezone.now(),
+        error_count=F("error_count") + 1,
+    )

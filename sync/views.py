@@ -217,11 +217,10 @@ def sync_now(request, pk: int):
     paper = get_object_or_404(Paper, pk=pk)
     run, started = runs.run_start_for_paper(paper_id=paper.pk, trigger=f"admin:{request.user}")
     if not started:
-        messages.info(
-            request,
-            _("“%(title)s” is being synced by %(run)s already.")
-            % {"title": paper.title, "run": run},
-        )
+        message = _("“%(title)s” is being synced by %(run)s already.")
+        if run.is_queued:
+            message = _("“%(title)s” is waiting for the sync worker in %(run)s already.")
+        messages.info(request, message % {"title": paper.title, "run": run})
         return redirect("sync_paper", pk=paper.pk)
     owed.hand_out(run, partial(start_after_commit, sync_batch))
     if worker_configured():

@@ -35,3 +35,10 @@ def get_sources(
         for name, config in configured.items()
         if not names or name in names
     ]
+
+
+def display_name(name: str) -> str:
+    """The name people know source `name` by ("Crossref" for "crossref"), as its class labels
+    it; a name that is no configured source (the worker, a DOI check) is shown as it is."""
+    config = settings.SYNC_SOURCES.get(name)
+    return (import_string(config["CLASS"]).label or name) if config else name

@@ -176,15 +176,16 @@ class Source:
             result.match(queries, lambda query: best_match(query, records))
         return result
 
-    @staticmethod
     @contextmanager
-    def shape_checked(source: str) -> Iterator[None]:
+    def shape_checked(self) -> Iterator[None]:
         """Reading an answer of another shape than documented is a SourceError, never retried
         later (the same answer would come back)."""
         try:
             yield
         except UNREADABLE as error:
-            raise SourceError(f"{source}: unexpected response shape ({error})") from error
+            raise SourceError(
+                f"{self.display_name}: unexpected response shape ({error})"
+            ) from error
 
     def polite_params(self, **params: Any) -> dict[str, Any]:
         """`params` with the contact address that routes requests to a polite pool."""

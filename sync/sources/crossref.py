@@ -73,7 +73,7 @@ class CrossrefSource(Source):
             yield [query.paper_id], self.found_in([query], works, indexed=False)
 
     def _works(self, params: dict) -> list[PaperRecord]:
-        with self.shape_checked("crossref"):
+        with self.shape_checked():
             data = self.get_json(WORKS_PATH, params=params)
             items = data["message"]["items"]
             if not isinstance(items, list):
@@ -84,7 +84,7 @@ class CrossrefSource(Source):
         data = self.get_json(f"{WORKS_PATH}/{quote(doi, safe='/')}", missing_ok=True)
         if data is None:  # 404: Crossref has no such DOI
             return []
-        with self.shape_checked("crossref"):
+        with self.shape_checked():
             work = data["message"]
             if not isinstance(work, dict):
                 raise TypeError("message is not an object")

@@ -75,7 +75,7 @@ class DblpSource(Source):
         while True:
             params = {"q": q, "format": "json", "h": most or MAX_HITS, "f": first}
             data = self.get_json(SEARCH_PATH, params=params)
-            with self.shape_checked("dblp"):
+            with self.shape_checked():
                 hits = data["result"]["hits"]
                 hit_list = as_list(hits.get("hit"))
                 total = int(hits.get("@total", len(hit_list)))

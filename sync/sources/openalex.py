@@ -106,7 +106,7 @@ class OpenAlexSource(Source):
 
     def _works(self, params: dict) -> list[PaperRecord]:
         works: list = []
-        with self.shape_checked("openalex"):
+        with self.shape_checked():
             for page in range(1, MAX_PAGES + 1):
                 data = self.get_json(WORKS_PATH, params={**params, "page": page})
                 results = _results(data)
@@ -124,7 +124,7 @@ class OpenAlexSource(Source):
         )
         if work is None:  # 404: no such work
             return []
-        with self.shape_checked("openalex"):
+        with self.shape_checked():
             if not isinstance(work, dict):
                 raise TypeError("the work is not an object")
         return self.parse_all([work], self.parse_work)
@@ -147,7 +147,7 @@ class OpenAlexSource(Source):
         data = self.get_json(
             WORKS_PATH, params=self._params(filter=value, select=SELECT, **{"per-page": 10})
         )
-        with self.shape_checked("openalex"):  # as a sync reads it: another shape is an error
+        with self.shape_checked():  # as a sync reads it: another shape is an error
             works = _results(data)
         return self.parse_all(works, self.parse_work)
 

@@ -94,7 +94,7 @@ class SemanticScholarSource(Source):
         records: list[PaperRecord] = []
         for _page in range(MAX_BULK_PAGES):
             data = self.get_json(BULK_PATH, params=params, headers=self._headers())
-            with self.shape_checked("semanticscholar"):
+            with self.shape_checked():
                 papers = _papers(data["data"])
                 token = data.get("token")
             records += self.parse_all(papers, self.parse_paper)
@@ -112,7 +112,7 @@ class SemanticScholarSource(Source):
         )
         if data is None:  # 404: nothing matches
             return []
-        with self.shape_checked("semanticscholar"):
+        with self.shape_checked():
             papers = _papers(data.get("data"))
         return self.parse_all(papers, self.parse_paper)
 

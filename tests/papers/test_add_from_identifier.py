@@ -128,8 +128,8 @@ def test_a_source_answering_in_another_shape_is_named_to_the_editor(editor, look
     html = editor.post(PAGE_URL, {"identifier": f"{title} SIGCOMM 2024"}).content.decode()
     warning = html.split("data-lookup-unanswered", 1)[1].split("</div>", 1)[0]
     assert "Some sources did not answer" in warning
-    assert "crossref: unexpected response shape" in warning
-    assert "openalex: unexpected response shape" in warning
+    assert "Crossref: unexpected response shape" in warning
+    assert "OpenAlex: unexpected response shape" in warning
     assert "data-lookup-candidates" in html and title in html  # what the others gave
 
 

@@ -11,9 +11,10 @@ from django.urls import reverse
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper
 from cms.translation.roles import EDITORS, TRANSLATORS
-from sync import runs, tasks
+from sync import owed, runs, tasks
 from sync.models import PaperChange, SyncRun
 from sync.politeness import reset_breakers
+from tests.standin import Canned
 from tests.users import member
 from tests.workers import wait_for
 
@@ -77,7 +78,7 @@ def test_sync_now_answers_before_the_sync_ends_and_the_run_then_reads_finished(
     assert sum(run.requests.values()) == len(upstream.log)
     assert paper.authors.count() == 4
     html = client.get(reverse("sync_paper", args=[paper.pk])).content.decode()
-    assert "Sync now" in html and "dblp" in html and "crossref" in html
+    assert "Sync now" in html and "<td>DBLP</td>" in html and "<td>Crossref</td>" in html
     assert "locked" in html  # the abstract's lock is shown
 
 
@@ -221,7 +222,7 @@ def test_sync_now_pressed_twice_before_a_worker_starts_queues_one_sync(
     assert "queued for the sync worker" in first.content.decode()
     run = SyncRun.objects.get()
     assert run.status == SyncRun.Status.RUNNING and run.trigger == "admin:ed"
-    assert f"is being synced by {run} already" in second.content.decode()
+    assert f"waiting for the sync worker in {run} already" in second.content.decode()
     assert len(queued) == 1
     task, args, kwargs = queued[0]
     task.apply(args=args, kwargs=kwargs, throw=True)  # the worker takes it
@@ -247,3 +248,96 @@ def test_a_paper_left_by_a_run_no_worker_finished_does_not_read_in_flight(editor
     html = editor_client.get(url).content.decode()
 
     assert re.search(r"<th>in flight</th><td>no</td>", html) and "(Failed)" in html
+
+
+def test_a_sync_now_no_worker_took_yet_reads_queued_then_running(
+    upstream, client, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A Sync now waiting for the worker read "(Running)" on the paper's screen, in the runs'
+    list and on the run's own screen, as if a worker were syncing it. It reads "Queued" until
+    a worker takes it, then "Running", then "Finished"."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    queued = []
+    monkeypatch.setattr(
+        "cms.ops.background.send_to_worker",
+        lambda task, *args, **kwargs: queued.append((task, args, kwargs)) or True,
+    )
+    client.force_login(member(EDITORS, "ed"))
+    paper = bytescale()
+    url = reverse("sync_paper_now", args=[paper.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url)
+    run = SyncRun.objects.get()
+    screens = [
+        reverse("sync_paper", args=[paper.pk]),
+        reverse("sync_runs"),
+        reverse("sync_run", args=[run.pk]),
+    ]
+
+    for screen in screens:
+        html = client.get(screen).content.decode()
+        assert f"Selected papers #{run.pk} (Queued)" in html and "(Running)" not in html, screen
+    assert re.search(r"<th>status</th><td>Queued</td>", html)
+    with django_capture_on_commit_callbacks(execute=True):
+        again = client.post(url, follow=True).content.decode()
+    assert f"waiting for the sync worker in Selected papers #{run.pk} (Queued)" in again
+
+    _task, (_run_id, paper_ids, token), _kwargs = queued[0]
+    assert owed.claim(run=run, paper_ids=paper_ids, holder="worker-1", token=token)  # taken
+    for screen in screens:
+        html = client.get(screen).content.decode()
+        assert f"Selected papers #{run.pk} (Running)" in html and "(Queued)" not in html, screen
+
+    SyncRun.objects.filter(pk=run.pk).update(status=SyncRun.Status.FINISHED)
+    html = client.get(screens[0]).content.decode()
+    assert f"Selected papers #{run.pk} (Finished)" in html
+
+
+def test_the_screens_name_each_source_as_people_know_it(upstream, editor_client):
+    """Provenance, changes, errors and request counts read "dblp", "crossref",
+    "semanticscholar": the settings' keys, where the errors beside them say "DBLP"."""
+    upstream.fail_next("crossref", *[Canned(503, b"busy", "text/html")] * 10)
+    paper = bytescale()
+    assert tasks.sync_paper.delay(paper.pk).get() == "error"
+    run = SyncRun.objects.get()
+
+    detail = editor_client.get(reverse("sync_run", args=[run.pk])).content.decode()
+    screen = editor_client.get(reverse("sync_paper", args=[paper.pk])).content.decode()
+
+    for html in (detail, screen):
+        cells = set(re.findall(r"<td>([^<]*)</td>", html))
+        assert "DBLP" in cells and not cells & {"dblp", "crossref", "openalex", "semanticscholar"}
+    assert "<th>requests to DBLP</th>" in detail and "<th>requests to Crossref</th>" in detail
+    assert "<td>Crossref</td><td>Crossref answered HTTP 503" in detail
+
+
+def test_a_sync_of_all_papers_leaves_a_queued_sync_now_its_paper(
+    upstream, client, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The daily sync of all papers, starting while an editor's Sync now waits for the worker,
+    took the paper from it: the editor's run then ended Finished with 0 papers matched, and the
+    paper waited for its turn among all the others. It is now left to the Sync now."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    queued = []
+    monkeypatch.setattr(
+        "cms.ops.background.send_to_worker",
+        lambda task, *args, **kwargs: queued.append((task, args, kwargs)) or True,
+    )
+    client.force_login(member(EDITORS, "ed"))
+    paper = bytescale()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("sync_paper_now", args=[paper.pk]))
+    pressed = SyncRun.objects.get()
+    batches = []
+    monkeypatch.setattr(tasks.sync_batch, "delay", lambda *args: batches.append(args))
+
+    tasks.sync_all.apply(throw=True)
+
+    every = SyncRun.objects.get(kind=SyncRun.Kind.ALL)
+    assert every.papers_total == Paper.objects.count() - 1
+    assert all(paper.pk not in paper_ids for _run, paper_ids, _token in batches)
+    task, args, kwargs = queued[0]
+    task.apply(args=args, kwargs=kwargs, throw=True)  # the worker takes the Sync now
+    pressed.refresh_from_db()
+    assert pressed.status == SyncRun.Status.FINISHED and pressed.papers_matched == 1
+    assert paper.authors.count() == 4

@@ -255,3 +255,65 @@ def test_a_due_paper_of_a_run_no_worker_finished_is_retried(upstream, bytescale)
 
     state = PaperSyncState.objects.get(paper=bytescale)
     assert not state.in_flight and state.failed_attempts == 0 and state.last_synced_at
+
+
+def test_sync_due_and_a_sync_now_in_the_same_instant_make_one_run(
+    upstream, bytescale, client, monkeypatch, settings, django_capture_on_commit_callbacks
+):
+    """`sync_due` read its due papers, then made its run of them without the check Sync now
+    makes: a Sync now pressed in between made a second run of the paper, and the first of the
+    two then ended with 0 matched. Both now ask the one check (runs.run_start_for_papers)."""
+    PaperSyncState.objects.create(
+        paper=bytescale, failed_attempts=1, not_before=timezone.now() - timedelta(minutes=1)
+    )
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    queued = []
+    monkeypatch.setattr(
+        "cms.ops.background.send_to_worker",
+        lambda task, *args, **kwargs: queued.append((task, args, kwargs)) or True,
+    )
+    monkeypatch.setattr(tasks.sync_batch, "delay", lambda *args, **kwargs: queued.append(args))
+    client.force_login(User.objects.create_superuser("editor", "e@example.org", "pw"))
+    abandon, calls = runs.abandon_stale_runs, []
+
+    def press_sync_now_once_the_due_papers_are_read():
+        calls.append(1)
+        if len(calls) == 2:  # sync_due's second: after it read what is due, before its run
+            with django_capture_on_commit_callbacks(execute=True):
+                client.post(reverse("sync_paper_now", args=[bytescale.pk]))
+        return abandon()
+
+    monkeypatch.setattr(runs, "abandon_stale_runs", press_sync_now_once_the_due_papers_are_read)
+
+    tasks.sync_due()
+
+    pressed = SyncRun.objects.get()
+    assert pressed.trigger == "admin:editor" and len(queued) == 1
+    task, args, kwargs = queued[0]
+    monkeypatch.undo()
+    task.apply(args=args, kwargs=kwargs, throw=True)
+    pressed.refresh_from_db()
+    assert pressed.status == SyncRun.Status.FINISHED and pressed.papers_matched == 1
+
+
+def test_errors_name_each_source_as_people_know_it(upstream, bytescale):
+    """An answer of another shape than documented read "crossref: unexpected response shape",
+    and a record with markup "dblp: rejected ...", on the run's and the paper's screens: the
+    sources' internal names, where every other error says "Crossref", "DBLP"."""
+
+    def reshape_and_inject(source, data):
+        if source == "crossref":  # `message.items` is documented as a list
+            data["message"]["items"] = next(iter(data["message"]["items"]), {})
+        elif source == "dblp":
+            for hit in data["result"]["hits"]["hit"]:
+                hit["info"]["title"] = "<script>alert(1)</script>" + hit["info"]["title"]
+        return data
+
+    upstream.transform = reshape_and_inject
+    assert tasks.sync_paper.delay(bytescale.pk).get() == "error"
+
+    assert run_errors("crossref")[0]["message"].startswith("Crossref: unexpected response shape")
+    assert run_errors("dblp")[0]["message"].startswith("DBLP: rejected a record")
+    last_error = PaperSyncState.objects.get(paper=bytescale).last_error
+    assert "Crossref: unexpected" in last_error and "DBLP: rejected" in last_error
+    assert "crossref:" not in last_error and "dblp:" not in last_error

@@ -229,8 +229,8 @@ def test_an_answer_of_another_shape_is_named_as_a_sync_names_it(upstream, text):
     found": the editor is told those sources did not answer."""
     upstream.transform = works_as_one_object
     found = lookup.look_up(text)
-    for name in ("crossref", "openalex"):
-        assert found.unanswered[name].startswith(f"{name}: unexpected response shape"), name
+    for name, shown in (("crossref", "Crossref"), ("openalex", "OpenAlex")):
+        assert found.unanswered[name].startswith(f"{shown}: unexpected response shape"), name
         assert len(upstream.requests_to(name)) == 1, name  # not asked again as "nothing found"
     assert found.title == HPN_TITLE or found.candidates[0].title == HPN_TITLE  # from the others
 
@@ -242,7 +242,7 @@ def test_a_single_work_of_another_shape_is_named_too(upstream):
     with pytest.raises(lookup.NotFound) as raised:
         lookup.look_up("https://openalex.org/W4401000001")
     assert "not every source answered" in str(raised.value)
-    assert "openalex: unexpected response shape" in str(raised.value)
+    assert "OpenAlex: unexpected response shape" in str(raised.value)
 
 
 @pytest.mark.django_db

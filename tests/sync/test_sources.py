@@ -187,7 +187,7 @@ def test_semantic_scholar_title_match_of_another_shape_is_named_as_the_others_na
     responses.get(url, json=reshape(load("semanticscholar/match_swing.json")))
     result = source("semanticscholar").fetch([SWING])
     assert result.records == {}
-    assert result.errors[SWING.paper_id].startswith("semanticscholar: unexpected response shape")
+    assert result.errors[SWING.paper_id].startswith("Semantic Scholar: unexpected response shape")
     assert result.retry_later == set()
 
 
@@ -246,10 +246,12 @@ def recorded_with(path: str, key: str, value) -> dict:
 )
 def test_json_of_another_shape_is_an_error_for_every_paper_of_the_batch(name, url, body):
     responses.get(url, json=body)
-    result = source(name).fetch([BYTESCALE, SIBLING])
+    asked = source(name)
+    result = asked.fetch([BYTESCALE, SIBLING])
     assert result.records == {}
     assert set(result.errors) == {1, 4}
-    assert result.errors[1].startswith(f"{name}: unexpected response shape")
+    assert asked.display_name in {"Crossref", "DBLP", "OpenAlex", "Semantic Scholar"}
+    assert result.errors[1].startswith(f"{asked.display_name}: unexpected response shape")
     assert result.retry_later == set()  # the same answer would come back: no retry
 
 

@@ -244,3 +244,21 @@ def test_a_paper_deleted_while_the_sources_answer_is_left_out(upstream, monkeypa
     assert len(outcome.plans) == len(ids) - 1 and outcome.changed > 0
     synced = PaperSyncState.objects.filter(last_synced_at__isnull=False)
     assert set(synced.values_list("paper_id", flat=True)) == set(ids) - {gone.pk}
+
+
+def test_a_discovery_stopped_by_its_time_limit_reads_failed_not_running(upstream, monkeypatch):
+    """Only a source's error ended a discovery's run: one stopped otherwise (its time limit, a
+    bug) read "Running" for ever, as no stale-run check looks at discoveries."""
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from sync import discovery
+
+    def stopped(**kwargs):
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(discovery, "discover_candidates", stopped)
+    with pytest.raises(SoftTimeLimitExceeded):
+        tasks.discover.apply(args=["SIGCOMM", 2025], throw=True)
+    run = SyncRun.objects.get(kind=SyncRun.Kind.DISCOVER)
+    assert run.status == SyncRun.Status.FAILED and run.finished_at and run.error_count == 1
+    assert run.errors[0]["message"] == "The discovery stopped before it ended (its time limit)."

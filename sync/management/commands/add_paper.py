@@ -78,8 +78,8 @@ class Command(BaseCommand):
             return
         for label, value, source in lookup.shown_fields(found) if not found.candidates else []:
             self.stdout.write(f"  {label}: {value[:200]}  [{source or '-'}]")
-        for source, message in found.unanswered.items():
-            self.stdout.write(self.style.WARNING(f"  {source}: {message}"))
+        for message in found.unanswered.values():  # each names its source
+            self.stdout.write(self.style.WARNING(f"  {message}"))
 
     def _confirm(self, found: lookup.Found) -> bool:
         if not sys.stdin.isatty():

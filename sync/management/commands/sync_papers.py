@@ -5,19 +5,22 @@ from __future__ import annotations
 
 import sys
 import uuid
+from typing import NoReturn
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from kombu.exceptions import OperationalError
 from tqdm import tqdm
 
 from cms.digests.models import DigestPage
+from cms.papers.models import Paper
 from sync import runs, selectors, services, tasks
 from sync.conf import sync_setting
 from sync.models import SyncRun
 from sync.services import BatchOutcome
-from sync.sources import get_sources
+from sync.sources import display_name, get_sources
 
 ERRORS_SHOWN = 20
 
@@ -59,18 +62,31 @@ class Command(BaseCommand):
         if enqueue:
             if dry_run or source:
                 raise CommandError(_("--enqueue syncs for real, with every source."))
-            if paper:
-                for paper_id in paper_ids:
-                    tasks.sync_paper.delay(paper_id, trigger="command")
-                self.stdout.write(_("Queued %(n)d papers.") % {"n": len(paper_ids)})
-            else:
-                self.stdout.write(str(tasks.sync_all.delay(trigger="command").id))
+            try:
+                if paper:
+                    for paper_id in paper_ids:
+                        tasks.sync_paper.delay(paper_id, trigger="command")
+                    self.stdout.write(_("Queued %(n)d papers.") % {"n": len(paper_ids)})
+                else:
+                    self.stdout.write(str(tasks.sync_all.delay(trigger="command").id))
+            except OperationalError as error:
+                raise CommandError(
+                    _(
+                        "The broker did not answer (%(error)s): nothing more was queued. "
+                        "Run the command without --enqueue to sync in this process."
+                    )
+                    % {"error": error}
+                ) from error
             return
         run = None
-        if not dry_run:
-            kind = SyncRun.Kind.PAPERS if paper else SyncRun.Kind.ALL
+        if not dry_run and paper:
+            paper_ids, run = self._start_papers(paper_ids, source)
+        elif not dry_run:
             run = runs.run_start(
-                kind=kind, trigger="command", paper_ids=paper_ids, source_names=source or None
+                kind=SyncRun.Kind.ALL,
+                trigger="command",
+                paper_ids=paper_ids,
+                source_names=source or None,
             )
             if run is None:
                 raise CommandError(_("Another sync of all papers is running."))
@@ -86,14 +102,17 @@ class Command(BaseCommand):
             file=options.get("stderr") or sys.stderr,
         ) as bar:
             for start in range(0, len(paper_ids), size):
-                outcome = services.sync_batch(
-                    paper_ids=paper_ids[start : start + size],
-                    run=run,
-                    source_names=source or None,
-                    dry_run=dry_run,
-                    progress=bar.update,
-                    scope=scope,
-                )
+                try:
+                    outcome = services.sync_batch(
+                        paper_ids=paper_ids[start : start + size],
+                        run=run,
+                        source_names=source or None,
+                        dry_run=dry_run,
+                        progress=bar.update,
+                        scope=scope,
+                    )
+                except KeyboardInterrupt:
+                    self._stopped(run, done=bar.n, papers=len(paper_ids))
                 self._add(total, outcome, verbose=verbose)
         if run is not None:
             runs.run_finish_if_done(run)
@@ -108,6 +127,36 @@ class Command(BaseCommand):
                 % {"n": self.error_count},
                 returncode=1,
             )
+
+    def _stopped(self, run: SyncRun | None, *, done: int, papers: int) -> NoReturn:
+        """Ctrl-C: the papers written so far stay; the run ends, owing the workers nothing."""
+        counts = {"done": done, "papers": papers}
+        if run is not None:
+            runs.run_stop(
+                run,
+                f"Stopped by the operator after {done} of {papers} papers; the rest go to the "
+                "next run.",
+            )
+        raise CommandError(
+            _("Stopped after %(done)d of %(papers)d papers; the rest go to the next run.") % counts,
+            returncode=130,
+        )
+
+    def _start_papers(
+        self, paper_ids: list[int], source: list[str]
+    ) -> tuple[list[int], SyncRun | None]:
+        """A run of the papers no other run owes (a Sync now waiting for the worker, a retry):
+        those are left to it, and named, rather than taken from it (`run_start_for_papers`)."""
+        run, busy = runs.run_start_for_papers(
+            paper_ids=paper_ids, trigger="command", source_names=source or None
+        )
+        titles = dict(Paper.objects.filter(pk__in=busy).values_list("pk", "title"))
+        for paper_id, other in busy.items():
+            self.stderr.write(
+                _("“%(title)s” is being synced by %(run)s already; it is left to that run.")
+                % {"title": titles.get(paper_id, paper_id), "run": other}
+            )
+        return [pk for pk in paper_ids if pk not in busy], run
 
     def _paper_ids(self, short_names: list[str]) -> list[int]:
         if not short_names:
@@ -138,7 +187,9 @@ class Command(BaseCommand):
         if verbose:
             for paper_id, changes in outcome.plans.items():
                 for change in changes:
-                    self.stdout.write(f"  paper {paper_id}: {change.field} <- {change.source}")
+                    self.stdout.write(
+                        f"  paper {paper_id}: {change.field} <- {display_name(change.source)}"
+                    )
 
     def _summary(self, total: BatchOutcome, papers: int, dry_run: bool) -> None:
         rows = [
@@ -147,11 +198,11 @@ class Command(BaseCommand):
             (_("papers changed") + (_(" (dry run)") if dry_run else ""), total.changed),
             (_("fields changed"), total.fields),
             *(
-                (_("requests to %(source)s") % {"source": name}, count)
+                (_("requests to %(source)s") % {"source": display_name(name)}, count)
                 for name, count in sorted(total.requests.items())
             ),
             *(
-                (_("unreadable records from %(source)s") % {"source": name}, count)
+                (_("unreadable records from %(source)s") % {"source": display_name(name)}, count)
                 for name, count in sorted(total.records_skipped.items())
             ),
             (_("errors"), self.error_count),
@@ -160,4 +211,5 @@ class Command(BaseCommand):
         for label, value in rows:
             self.stdout.write(f"{label:<{width}}  {value:>6}")
         for error in total.errors:
-            self.stderr.write(f"  paper {error['paper']}, {error['source']}: {error['message']}")
+            source = display_name(error["source"])
+            self.stderr.write(f"  paper {error['paper']}, {source}: {error['message']}")
