@@ -27,7 +27,7 @@ from cms.api_params import StrictFieldsFilter, StrictOrderingFilter
 from cms.api_serializers import PageSerializer
 from cms.papers.selectors import attach_paper_parts
 
-from .api_filters import LocaleFilter, SubstringSearchFilter
+from .api_filters import LocaleFilter, SubstringSearchFilter, requested_language
 from .models import DigestPage, TopicPage
 from .rich_text import page_link_ids
 from .selectors import attach_digests, attach_public_parents
@@ -127,7 +127,7 @@ class PagesAPIViewSet(PublicAPIMixin, WagtailPagesAPIViewSet):
     def content_languages(self) -> set[str]:
         """The languages of the pages sent; of an empty listing, its `locale` if given."""
         languages = getattr(self, "served_languages", set())
-        if not languages and (code := self.request.GET.get("locale")):
+        if not languages and (code := requested_language(self.request)):
             return {code}  # checked by LocaleFilter before any 200
         return languages
 
