@@ -34,7 +34,15 @@ from django.dispatch import Signal
 from django.urls import reverse
 from wagtail.documents import get_document_model
 from wagtail.images import get_image_model
-from wagtail.models import Locale, Page, PageViewRestriction, ReferenceIndex, Site
+from wagtail.models import (
+    Collection,
+    CollectionViewRestriction,
+    Locale,
+    Page,
+    PageViewRestriction,
+    ReferenceIndex,
+    Site,
+)
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
 from cms.ops.frontend_cache import purge_after_commit
@@ -50,6 +58,7 @@ PAPER = "paper"  # an editor's save of a paper, its authors, affiliations or lin
 PAPERS_SYNCED = "papers_changed"  # the sync worker's batched writes
 TRANSLATION = "translation"  # wagtail-localize rows behind a page's translation_status
 MEDIA = "media"  # an image or document saved or deleted
+COLLECTION_PRIVACY = "collection privacy"  # a collection's view restriction: its documents
 SITE = "site"
 LOCALE = "locale"
 EVERYTHING = "everything"  # a bulk writer's batch (see `batched`)
@@ -68,6 +77,7 @@ REACH: dict[str, frozenset[str]] = {
     PAPERS_SYNCED: frozenset({"papers", "digests of papers"}),
     TRANSLATION: frozenset({"page"}),
     MEDIA: frozenset({"pages using it"}),  # its endpoint's listing and detail besides
+    COLLECTION_PRIVACY: frozenset(),  # the documents' listing and details; no page shows one
     SITE: frozenset({"everything"}),
     LOCALE: frozenset({"everything"}),
     EVERYTHING: frozenset({"everything"}),
@@ -76,7 +86,7 @@ REACH: dict[str, frozenset[str]] = {
 # Writes that can change which pages are public (or which languages pages are translated into,
 # cms.translation.status): all but a paper's, which changes what digests show, never whether
 # they are shown.
-CHANGES_VISIBILITY = frozenset(REACH) - {PAPER, PAPERS_SYNCED, MEDIA}
+CHANGES_VISIBILITY = frozenset(REACH) - {PAPER, PAPERS_SYNCED, MEDIA, COLLECTION_PRIVACY}
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,7 @@ class Write:
     # PAPER, PAPERS_SYNCED: (paper id, the fields written) where the writer knows them.
     paper_fields: tuple[tuple[int, tuple[str, ...]], ...] = ()
     media: Model | None = None  # MEDIA: the image or document
+    collection: Collection | None = None  # COLLECTION_PRIVACY: the restricted collection
 
 
 def stale_page_ids(write: Write) -> set[int] | None:
@@ -175,6 +186,8 @@ def changed_urls(write: Write) -> list[str]:
             reverse(f"wagtailapi:{endpoint}:listing"),
             reverse(f"wagtailapi:{endpoint}:detail", args=[write.media.pk]),
         ]
+    if write.collection is not None:
+        paths += document_paths(write.collection)
     if write.kind in CHANGES_VISIBILITY:  # an image is public while a public page uses it
         paths += media_paths(page_ids)
     base = settings.WAGTAILAPI_BASE_URL
@@ -189,6 +202,17 @@ def media_paths(page_ids: set[int]) -> list[str]:
     used = set().union(*images_used_by_pages(page_ids).values())
     details = [reverse("wagtailapi:images:detail", args=[pk]) for pk in sorted(used)]
     return [reverse("wagtailapi:images:listing"), *details]
+
+
+def document_paths(collection: Collection) -> list[str]:
+    """The documents listing and the details of the documents in `collection` or below it,
+    whose privacy is the collection's (Wagtail's documents endpoint, cms.media_api)."""
+    documents = get_document_model().objects.filter(collection__path__startswith=collection.path)
+    details = [
+        reverse("wagtailapi:documents:detail", args=[pk])
+        for pk in documents.order_by("pk").values_list("pk", flat=True)
+    ]
+    return [reverse("wagtailapi:documents:listing"), *details]
 
 
 _batch: ContextVar[list[Write] | None] = ContextVar("stale_batch", default=None)
@@ -286,6 +310,16 @@ def _media(sender, instance: Model, raw: bool = False, **kwargs) -> None:
         record(Write(MEDIA, media=instance))
 
 
+def _collection_privacy(
+    sender, instance: CollectionViewRestriction, raw: bool = False, **kwargs
+) -> None:
+    if raw:
+        return
+    collection = Collection.objects.filter(pk=instance.collection_id).first()
+    if collection is not None:  # else the collection's own deletion (it held no documents)
+        record(Write(COLLECTION_PRIVACY, collection=collection))
+
+
 def _site(sender, raw: bool = False, **kwargs) -> None:
     if not raw:
         record(Write(SITE))
@@ -306,6 +340,7 @@ def connect() -> None:
     post_delete.connect(_deleted, dispatch_uid="stale-delete")
     papers_changed.connect(_papers_synced, dispatch_uid="stale-papers-changed")
     receivers = [(PageViewRestriction, _privacy), (Site, _site), (Locale, _locale)]
+    receivers += [(CollectionViewRestriction, _collection_privacy)]
     receivers += [(get_image_model(), _media), (get_document_model(), _media)]
     receivers += [(model, _paper) for model in (Paper, PaperAuthor, PaperAffiliation, PaperLink)]
     for model, receiver in receivers:

@@ -419,3 +419,36 @@ def test_an_image_write_purges_the_pages_that_show_it(
 
     assert f"{BASE}/api/v2/pages/{page.pk}/" in recording_cdn
     assert f"{BASE}/api/v2/pages/{zh_digest().pk}/" not in recording_cdn  # it shows no figure
+
+
+def test_a_collection_made_private_hides_its_documents_at_once(
+    client, recording_cdn, django_capture_on_commit_callbacks
+):
+    """An editor restricts a collection (Wagtail's collection privacy): its documents leave the
+    API at once, cached listing and detail alike, and the CDN is purged of them; lifting the
+    restriction shows them again."""
+    from django.core.files.base import ContentFile
+    from wagtail.documents import get_document_model
+    from wagtail.models import Collection, CollectionViewRestriction
+
+    with django_capture_on_commit_callbacks(execute=True):
+        collection = Collection.get_first_root_node().add_child(name="Internal")
+        document = get_document_model().objects.create(
+            title="Board minutes", file=ContentFile(b"x", name="minutes.txt"), collection=collection
+        )
+    listing, detail = "/api/v2/documents/", f"/api/v2/documents/{document.pk}/"
+    assert client.get(listing).json()["meta"]["total_count"] == 1  # now cached
+    assert client.get(detail).status_code == 200
+    recording_cdn.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        restriction = CollectionViewRestriction.objects.create(
+            collection=collection, restriction_type=CollectionViewRestriction.LOGIN
+        )
+    assert client.get(listing).json()["meta"]["total_count"] == 0
+    assert client.get(detail).status_code == 404
+    assert {BASE + listing, BASE + detail} <= set(recording_cdn)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        restriction.delete()
+    assert client.get(detail).status_code == 200
