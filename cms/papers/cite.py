@@ -67,6 +67,7 @@ def citation_response(
     body = citations.render(paper, citation_format, style=style)
     media_type = media_type or citations.FORMATS[citation_format].media_type
     response = HttpResponse(body, content_type=f"{media_type}; charset=utf-8")
+    response["Content-Language"] = citations.citation_language()  # the content's, as a page's
     extension = {"bibtex": "bib", "ris": "ris", "csl-json": "json", "text": "txt"}
     filename = f"{citations.citation_key(paper)}.{extension[citation_format]}"
     response["Content-Disposition"] = f'inline; filename="{filename}"'
