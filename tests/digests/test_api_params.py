@@ -19,9 +19,10 @@ BAD_LISTING_PARAMS = [
     ({"format": "yaml"}, "format must be one of: json"),
     ({"id": "\u0661\u0662"}, "id must be a non-negative integer"),  # Arabic-Indic 12
     ({"offset": "99999999999999999999999"}, "offset must be at most"),
-    ({"type": "digests.NoSuchPage"}, "type doesn't exist"),
-    ({"type": "papers.Paper"}, "type doesn't exist"),
-    ({"type": "nonsense"}, "type doesn't exist"),
+    ({"type": "digests.NoSuchPage"}, "type 'digests.NoSuchPage' is not a page type"),
+    ({"type": "papers.Paper"}, "type 'papers.Paper' is not a page type"),
+    ({"type": "nonsense"}, "type 'nonsense' is not a page type"),
+    ({"type": f"{DIGEST_TYPE},digests.Nope"}, "type 'digests.Nope' is not a page type"),
     ({"fields": "nope"}, "unknown fields: nope"),
     ({"type": DIGEST_TYPE, "fields": "paper(nope)"}, "unknown fields: nope"),
     ({"type": DIGEST_TYPE, "fields": "topic(title)"}, "'topic' does not support nested fields"),
@@ -255,3 +256,13 @@ def test_an_unknown_locale_still_names_the_configured_languages(api_get):
     response = api_get(PAGES_URL, locale="zh-Hans")
     assert response.status_code == 400
     assert response.json() == {"message": "locale 'zh-Hans' is not one of: en, zh-hant"}
+
+
+def test_an_unknown_type_names_the_page_types_there_are(api_get):
+    """ "type doesn't exist" named neither the value nor what would do."""
+    response = api_get(PAGES_URL, type="digests.Digest")
+    assert response.status_code == 400
+    assert response.json() == {
+        "message": "type 'digests.Digest' is not a page type; page types: wagtailcore.Page, "
+        "digests.DigestIndexPage, digests.TopicPage, digests.DigestPage"
+    }
