@@ -186,3 +186,11 @@ def test_every_get_describes_the_rate_limit_s_429(client, openapi, rich_odin, se
         request = DjangoOpenAPIRequest(response.wsgi_request)
         openapi.validate_response(request, DjangoOpenAPIResponse(response))
         assert int(response["Retry-After"]) > 0
+
+
+def test_the_description_refuses_a_parameter_given_twice(client):
+    """As every other view under /api/ does: the description answered the last `format`,
+    while a proxy or a CDN rule in front may read the first."""
+    response = client.get("/api/v2/schema/?format=json&format=yaml")
+    assert response.status_code == 400
+    assert response.json() == {"message": "format is given more than once"}
