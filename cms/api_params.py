@@ -66,14 +66,22 @@ def validate_query_parameters(params: QueryDict) -> None:
     for name, value in params.items():
         if "\x00" in name or "\x00" in value:
             raise BadRequestError(_("null characters are not allowed in query parameters"))
-    for name, values in params.lists():
-        if len(values) > 1:
-            raise BadRequestError(_("%(name)s is given more than once") % {"name": name})
+    if message := repeated_parameter_message(params):
+        raise BadRequestError(message)
     for name in INTEGER_PARAMETERS + ROOT_OR_INTEGER_PARAMETERS:
         value = params.get(name)
         if value is None or (name in ROOT_OR_INTEGER_PARAMETERS and value == "root"):
             continue
         check_integer(name, value)
+
+
+def repeated_parameter_message(params: QueryDict) -> str:
+    """The 400 message naming a parameter given more than once, or "" when there is none: the
+    one wording of this answer for every view under /api/."""
+    for name, values in params.lists():
+        if len(values) > 1:
+            return _("%(name)s is given more than once") % {"name": name}
+    return ""
 
 
 def parse_filter_value(field: models.Field, name: str, value: str) -> object:

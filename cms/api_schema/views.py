@@ -16,7 +16,7 @@ from django.views.decorators.http import require_safe
 from wagtail.api.utils import get_full_url
 
 from cms.api_http import add_cache_control
-from cms.api_params import unknown_parameters_message
+from cms.api_params import repeated_parameter_message, unknown_parameters_message
 
 SCHEMA_PATH = Path(__file__).with_name("openapi.yaml")
 FORMATS = ("yaml", "json")
@@ -35,8 +35,9 @@ def schema_dict() -> dict[str, Any]:
 
 
 def unknown_parameters(request: HttpRequest, known: set[str]) -> JsonResponse | None:
-    """The 400 for a parameter these views do not take, or None."""
-    if message := unknown_parameters_message(request.GET, known):
+    """The 400 for a parameter these views do not take, or one given twice; else None."""
+    message = unknown_parameters_message(request.GET, known)
+    if message := message or repeated_parameter_message(request.GET):
         return JsonResponse({"message": message}, status=400)
     return None
 

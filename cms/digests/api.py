@@ -17,17 +17,18 @@ from django.contrib.contenttypes.models import ContentType
 from django.http import Http404
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext as _
 from wagtail.api.v2 import filters as wagtail_filters
 from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
-from wagtail.models import Page
+from wagtail.models import Page, get_page_models
 
 from cms.api_http import PublicAPIMixin
 from cms.api_params import StrictFieldsFilter, StrictOrderingFilter
 from cms.api_serializers import PageSerializer
 from cms.papers.selectors import attach_paper_parts
 
-from .api_filters import LocaleFilter, SubstringSearchFilter
+from .api_filters import LocaleFilter, SubstringSearchFilter, requested_language
 from .models import DigestPage, TopicPage
 from .rich_text import page_link_ids
 from .selectors import attach_digests, attach_public_parents
@@ -41,6 +42,22 @@ from .visibility import (
 
 # StreamFields whose rich text may link to pages (cms.digests.blocks.relink_pages).
 RICH_TEXT_STREAMS = frozenset({"body", "commentary"})
+
+
+def requested_page_types(value: str) -> tuple[type[Page], ...]:
+    """`type`'s page models, read by Wagtail one name at a time, so that a 400 names the one
+    that is not a page type and those there are (Wagtail's said "type doesn't exist")."""
+    models: list[type[Page]] = []
+    for name in value.split(","):
+        try:
+            models += page_models_from_string(name)
+        except (LookupError, ValueError) as error:
+            known = ", ".join(model._meta.label for model in get_page_models())
+            raise BadRequestError(
+                _("type %(type)r is not a page type; page types: %(known)s")
+                % {"type": name, "known": known}
+            ) from error
+    return tuple(models)
 
 
 class PagesAPIViewSet(PublicAPIMixin, WagtailPagesAPIViewSet):
@@ -66,11 +83,8 @@ class PagesAPIViewSet(PublicAPIMixin, WagtailPagesAPIViewSet):
         Built once per request (Wagtail asks for it again to pick the serializer).
         """
         if getattr(self, "api_queryset", None) is None:
-            try:
-                type_parameter = self.request.GET.get("type")
-                models = page_models_from_string(type_parameter) if type_parameter else ()
-            except (LookupError, ValueError) as error:
-                raise BadRequestError("type doesn't exist") from error
+            type_parameter = self.request.GET.get("type")
+            models = requested_page_types(type_parameter) if type_parameter else ()
             if len(models) == 1:
                 queryset = public_pages(self.request, models[0])
             else:
@@ -127,7 +141,7 @@ class PagesAPIViewSet(PublicAPIMixin, WagtailPagesAPIViewSet):
     def content_languages(self) -> set[str]:
         """The languages of the pages sent; of an empty listing, its `locale` if given."""
         languages = getattr(self, "served_languages", set())
-        if not languages and (code := self.request.GET.get("locale")):
+        if not languages and (code := requested_language(self.request)):
             return {code}  # checked by LocaleFilter before any 200
         return languages
 

@@ -38,17 +38,22 @@ class LocaleFilter(BaseFilterBackend):
 
 
 def requested_language(request) -> str | None:
-    """The `locale` parameter, checked against the content languages (a 400 naming it)."""
+    """The `locale` parameter as the content language it names (a 400 naming it otherwise).
+
+    Language tags are case-insensitive (BCP 47, 2.1.1): `zh-Hant`, the tag's usual spelling,
+    is the configured `zh-hant`; the configured spelling is what filters and is sent back.
+    """
     code = request.GET.get("locale")
     if code is None:
         return None
     known = list(get_content_languages())
-    if code not in known:
+    configured = {language.lower(): language for language in known}.get(code.lower())
+    if configured is None:
         raise BadRequestError(
             _("locale %(code)r is not one of: %(known)s")
             % {"code": code, "known": ", ".join(known)}
         )
-    return code
+    return configured
 
 
 class CheckedSearchFilter(BaseFilterBackend):

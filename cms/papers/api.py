@@ -53,7 +53,7 @@ class PapersAPIViewSet(CitationNegotiationMixin, PublicAPIMixin, BaseAPIViewSet)
         """`locale`'s language, that of the venue names (else the request's, as Django says).
         A citation names the venue by its own name, so it is left to Django's rule."""
         renderer = getattr(self.request, "accepted_renderer", None)
-        code = self.request.GET.get("locale")
+        code = requested_language(self.request)
         return {code} if code and isinstance(renderer, JSONRenderer) else set()
 
     def depends_on_requester(self) -> bool:

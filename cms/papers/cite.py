@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
 from cms.api_http import add_cache_control
-from cms.api_params import unknown_parameters_message
+from cms.api_params import repeated_parameter_message, unknown_parameters_message
 from cms.digests.visibility import depends_on_requester
 
 from . import citations
@@ -67,6 +67,7 @@ def citation_response(
     body = citations.render(paper, citation_format, style=style)
     media_type = media_type or citations.FORMATS[citation_format].media_type
     response = HttpResponse(body, content_type=f"{media_type}; charset=utf-8")
+    response["Content-Language"] = citations.citation_language()  # the content's, as a page's
     extension = {"bibtex": "bib", "ris": "ris", "csl-json": "json", "text": "txt"}
     filename = f"{citations.citation_key(paper)}.{extension[citation_format]}"
     response["Content-Disposition"] = f'inline; filename="{filename}"'
@@ -88,9 +89,8 @@ def cite_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if message := unknown_parameters_message(request.GET, CITE_PARAMETERS):
             raise CitationError(message)
-        for name in CITE_PARAMETERS:
-            if len(request.GET.getlist(name)) > 1:
-                raise CitationError(_("%(name)s is given more than once") % {"name": name})
+        if message := repeated_parameter_message(request.GET):
+            raise CitationError(message)
         citation_format = request.GET.get("format", citations.DEFAULT_FORMAT)
         if citation_format not in citations.FORMATS:
             choices = ", ".join(citations.FORMATS)

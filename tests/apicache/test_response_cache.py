@@ -279,3 +279,84 @@ def test_media_that_depend_on_who_asks_are_private(client, digest, django_user_m
     signed_in = client.get(url)
     assert signed_in.json()["meta"]["total_count"] == 1
     assert signed_in["Cache-Control"] == "private, no-cache"
+
+
+CHROME_ACCEPT = (
+    "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,"
+    "image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"
+)
+FIREFOX_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+FRONT_END = "https://digests.example.org"
+
+
+def build_count(monkeypatch) -> list[str]:
+    """The URLs the pages API built a response for (a cache miss), in order."""
+    from cms.digests.api import PagesAPIViewSet
+
+    built = []
+    original = PagesAPIViewSet.listing_view
+
+    def counted(self, request):
+        built.append(request.get_full_path())
+        return original(self, request)
+
+    monkeypatch.setattr(PagesAPIViewSet, "listing_view", counted)
+    return built
+
+
+def test_headers_that_do_not_change_the_answer_share_one_entry(client, settings, monkeypatch):
+    """Browsers' Accept headers that negotiate the same JSON, any Origin, and cookies other
+    than the session's (an analytics cookie, the CSRF cookie) make one cache entry, not one
+    per header value; what each client must see (CORS) is still its own."""
+    settings.DEBUG = False
+    settings.CORS_ALLOWED_ORIGINS = [FRONT_END]
+    built = build_count(monkeypatch)
+    url = LIST.format(locale="en")
+    variants = [
+        {},
+        {"HTTP_ACCEPT": CHROME_ACCEPT},
+        {"HTTP_ACCEPT": FIREFOX_ACCEPT},
+        {"HTTP_ACCEPT": "*/*", "HTTP_ORIGIN": FRONT_END},
+        {"HTTP_ACCEPT": "*/*;q=0.5", "HTTP_ORIGIN": "https://elsewhere.example"},
+        {"HTTP_COOKIE": "_ga=GA1.1.123; csrftoken=abc"},
+        {"HTTP_COOKIE": "_ga=GA1.1.456"},
+    ]
+    responses = [client.get(url, **headers) for headers in variants]
+    client.cookies.clear()
+    assert len(built) == 1, built
+    assert {response.content for response in responses} == {responses[0].content}
+    assert {response["ETag"] for response in responses} == {responses[0]["ETag"]}
+    for headers, response in zip(variants, responses, strict=True):
+        vary = {value.strip().lower() for value in response["Vary"].split(",")}
+        assert {"accept", "accept-language", "origin"} <= vary
+        allowed = headers.get("HTTP_ORIGIN") == FRONT_END
+        assert response.get("Access-Control-Allow-Origin") == (FRONT_END if allowed else None)
+
+
+def test_accept_headers_that_change_the_answer_keep_their_own_entry(client, settings, digest):
+    """Indentation, a citation format and its style are the client's to choose: none of them
+    is handed the answer another Accept header got."""
+    settings.DEBUG = False
+    url = LIST.format(locale="en")
+    compact = client.get(url, HTTP_ACCEPT="*/*")
+    indented = client.get(url, HTTP_ACCEPT="application/json; indent=4")
+    assert b"\n" not in compact.content and indented.content.startswith(b'{\n    "meta"')
+    assert client.get(url, HTTP_ACCEPT="application/xml").status_code == 406
+
+    paper = f"/api/v2/papers/{digest.paper_id}/"
+    as_json = client.get(paper, HTTP_ACCEPT="application/json")
+    bibtex = client.get(paper, HTTP_ACCEPT="application/x-bibtex")
+    acm = client.get(paper, HTTP_ACCEPT="text/x-bibliography")
+    ieee = client.get(paper, HTTP_ACCEPT="text/x-bibliography; style=ieee")
+    assert as_json["Content-Type"] == "application/json"
+    assert bibtex["Content-Type"].startswith("application/x-bibtex")
+    assert acm.content != ieee.content
+    assert client.get(paper, HTTP_ACCEPT="application/x-bibtex").content == bibtex.content
+
+
+def test_with_debug_on_a_browser_gets_the_browsable_api_and_fetch_gets_json(client, settings):
+    settings.DEBUG = True
+    url = LIST.format(locale="en")
+    assert client.get(url, HTTP_ACCEPT=CHROME_ACCEPT)["Content-Type"].startswith("text/html")
+    assert client.get(url, HTTP_ACCEPT="*/*")["Content-Type"] == "application/json"
+    assert client.get(url, HTTP_ACCEPT=FIREFOX_ACCEPT)["Content-Type"].startswith("text/html")

@@ -125,3 +125,72 @@ def test_media_listings_conform(conforms):
     conforms("/api/v2/images/")
     conforms("/api/v2/documents/")
     conforms("/api/v2/images/", 400, limit=1000)
+
+
+def every_described_get(rich_odin) -> list[str]:
+    """A real URL for each GET the description lists (the preview's needs an editor's token)."""
+    from django.core.files.base import ContentFile
+    from wagtail.documents import get_document_model
+    from wagtail.images import get_image_model
+    from wagtail.images.tests.utils import get_test_image_file
+
+    image = get_image_model().objects.create(title="Figure 1", file=get_test_image_file())
+    rich_odin.body.append(("figure", {"image": image, "caption": "A figure", "alt_text": "x"}))
+    rich_odin.save_revision().publish()
+    document = get_document_model().objects.create(
+        title="Slides", file=ContentFile(b"x", name="slides.txt")
+    )
+    ids = {
+        "/api/v2/pages/{pk}/": rich_odin.pk,
+        "/api/v2/papers/{pk}/": rich_odin.paper_id,
+        "/api/v2/papers/{pk}/cite/": rich_odin.paper_id,
+        "/api/v2/images/{pk}/": image.pk,
+        "/api/v2/documents/{pk}/": document.pk,
+    }
+    urls = []
+    for path, operations in SCHEMA["paths"].items():
+        if "get" not in operations or path.endswith(("/find/", "/page_preview/")):
+            continue
+        urls.append(path.format(pk=ids[path]) if "{pk}" in path else path)
+    return urls
+
+
+def test_every_get_describes_its_304(client, openapi, rich_odin):
+    """Every GET answers If-None-Match with a 304 (cms.ops.conditional_get): the details of
+    images and documents, the root and the description did not say so."""
+    from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
+
+    for url in every_described_get(rich_odin):
+        etag = client.get(url)["ETag"]
+        response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+        assert response.status_code == 304, url
+        request = DjangoOpenAPIRequest(response.wsgi_request)
+        openapi.validate_response(request, DjangoOpenAPIResponse(response))
+
+
+def test_every_get_describes_the_rate_limit_s_429(client, openapi, rich_odin, settings):
+    """Any address under /api/ may answer 429 with Retry-After (cms.ops.throttling)."""
+    from django.core.cache import cache
+    from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
+
+    urls = every_described_get(rich_odin)
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": "1/minute"},
+    }
+    cache.clear()
+    client.get("/api/v2/")
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 429, url
+        request = DjangoOpenAPIRequest(response.wsgi_request)
+        openapi.validate_response(request, DjangoOpenAPIResponse(response))
+        assert int(response["Retry-After"]) > 0
+
+
+def test_the_description_refuses_a_parameter_given_twice(client):
+    """As every other view under /api/ does: the description answered the last `format`,
+    while a proxy or a CDN rule in front may read the first."""
+    response = client.get("/api/v2/schema/?format=json&format=yaml")
+    assert response.status_code == 400
+    assert response.json() == {"message": "format is given more than once"}

@@ -19,9 +19,10 @@ BAD_LISTING_PARAMS = [
     ({"format": "yaml"}, "format must be one of: json"),
     ({"id": "\u0661\u0662"}, "id must be a non-negative integer"),  # Arabic-Indic 12
     ({"offset": "99999999999999999999999"}, "offset must be at most"),
-    ({"type": "digests.NoSuchPage"}, "type doesn't exist"),
-    ({"type": "papers.Paper"}, "type doesn't exist"),
-    ({"type": "nonsense"}, "type doesn't exist"),
+    ({"type": "digests.NoSuchPage"}, "type 'digests.NoSuchPage' is not a page type"),
+    ({"type": "papers.Paper"}, "type 'papers.Paper' is not a page type"),
+    ({"type": "nonsense"}, "type 'nonsense' is not a page type"),
+    ({"type": f"{DIGEST_TYPE},digests.Nope"}, "type 'digests.Nope' is not a page type"),
     ({"fields": "nope"}, "unknown fields: nope"),
     ({"type": DIGEST_TYPE, "fields": "paper(nope)"}, "unknown fields: nope"),
     ({"type": DIGEST_TYPE, "fields": "topic(title)"}, "'topic' does not support nested fields"),
@@ -225,3 +226,43 @@ def test_a_date_filters_a_date_and_time_field_by_that_day(api_items):
     assert page.pk not in ids((published - timedelta(days=1)).date().isoformat())
     assert page.pk in ids(published.isoformat())
     assert page.pk not in ids((published + timedelta(seconds=1)).isoformat())
+
+
+@pytest.mark.parametrize("written", ["zh-Hant", "ZH-HANT", "zh-hant"])
+def test_locale_is_a_language_tag_in_any_case(client, api_get, written):
+    """BCP 47 tags are case-insensitive: `zh-Hant` (the tag's usual spelling) is zh-hant, in
+    listings, find/, papers and the Content-Language of what is sent."""
+    odin = digest("Odin", "zh-hant")
+    listing = api_get(PAGES_URL, type=DIGEST_TYPE, locale=written, short_name="Odin")
+    assert listing.status_code == 200, listing.content
+    assert [item["id"] for item in listing.json()["items"]] == [odin.pk]
+    assert listing["Content-Language"] == "zh-hant"
+    empty = api_get(PAGES_URL, locale=written, slug="none")
+    assert empty["Content-Language"] == "zh-hant"
+
+    found = api_get(f"{PAGES_URL}find/", locale=written, html_path=odin.url)
+    assert found.status_code == 302
+    assert client.get(found["Location"]).json()["id"] == odin.pk
+
+    papers = api_get("/api/v2/papers/", locale=written, search="Odin", fields="venue")
+    assert papers.status_code == 200, papers.content
+    assert [item["id"] for item in papers.json()["items"]] == [odin.paper_id]
+    assert papers["Content-Language"] == "zh-hant"
+    same = api_get("/api/v2/papers/", locale="zh-hant", search="Odin", fields="venue")
+    assert papers.json() == same.json()  # venue names in zh-hant too
+
+
+def test_an_unknown_locale_still_names_the_configured_languages(api_get):
+    response = api_get(PAGES_URL, locale="zh-Hans")
+    assert response.status_code == 400
+    assert response.json() == {"message": "locale 'zh-Hans' is not one of: en, zh-hant"}
+
+
+def test_an_unknown_type_names_the_page_types_there_are(api_get):
+    """ "type doesn't exist" named neither the value nor what would do."""
+    response = api_get(PAGES_URL, type="digests.Digest")
+    assert response.status_code == 400
+    assert response.json() == {
+        "message": "type 'digests.Digest' is not a page type; page types: wagtailcore.Page, "
+        "digests.DigestIndexPage, digests.TopicPage, digests.DigestPage"
+    }

@@ -404,3 +404,22 @@ def test_every_format_names_the_venue_by_its_own_name_in_any_language(client, od
     for style in ("acm", "ieee"):
         text = client.get(url, {"format": "text", "style": style}, **header).content.decode()
         assert proper in text and "研討會" not in text
+
+
+@pytest.mark.parametrize("language", ["zh-TW", "en"])
+def test_a_citation_names_its_own_language_not_the_request_s(client, odin, language):
+    """Content-Language names the content's language (RFC 9110, 8.5), as a page's does: a
+    citation is the paper's metadata as published and the styles' English terms, the same
+    bytes whoever asks; under Accept-Language zh-TW it said zh-hant."""
+    header = {"HTTP_ACCEPT_LANGUAGE": language}
+    url = f"/api/v2/papers/{odin.pk}/cite/"
+    for params in ({}, {"format": "ris"}, {"format": "csl-json"}, {"format": "text"}):
+        response = client.get(url, params, **header)
+        assert response.status_code == 200
+        assert response["Content-Language"] == "en", params
+    negotiated = client.get(
+        f"/api/v2/papers/{odin.pk}/", HTTP_ACCEPT="application/x-bibtex", **header
+    )
+    assert negotiated["Content-Language"] == "en"
+    refused = client.get(url, {"format": "nope"}, **header)
+    assert refused["Content-Language"] == ("zh-hant" if language == "zh-TW" else "en")

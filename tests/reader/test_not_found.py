@@ -94,3 +94,33 @@ def test_the_admin_keeps_django_s_404(client):
 
     assert response.status_code in (302, 404)
     assert 'data-mode="live"' not in response.content.decode()
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["production", "debug"])
+@pytest.mark.parametrize(
+    ("path", "query"),
+    [
+        ("/api/v2/pages", "?type=digests.DigestPage&locale=zh-hant"),
+        ("/api/v2/papers", ""),
+        ("/api/v2/schema", "?format=json"),
+        ("/api/v2", ""),
+    ],
+)
+def test_an_api_address_without_its_slash_leads_to_it(client, settings, path, query, debug):
+    """`/api/v2/pages?type=...` was a JSON 404 "not found" (the last /api/ pattern caught it
+    before Django's APPEND_SLASH could redirect): it leads to the address with the slash,
+    query kept, as it did before that pattern."""
+    settings.DEBUG = debug
+    response = client.get(path + query)
+    assert response.status_code == 301
+    assert response["Location"] == f"{path}/{query}"
+    assert client.get(response["Location"]).status_code == 200
+    assert client.head(path + query).status_code == 301
+
+
+@pytest.mark.parametrize("path", ["/api/v2/a/b/c", "/api/v2/pages/1/x", "/api/v3"])
+def test_an_api_address_that_names_nothing_with_a_slash_either_is_a_json_404(client, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response.json() == {"message": f"not found: {path}"}
+    assert client.post("/api/v2/pages").status_code == 404  # a write is never redirected
