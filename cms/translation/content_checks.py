@@ -8,15 +8,18 @@ from wagtail_localize.models import StringSegment, Translation
 from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.segments.extract import extract_segments
 
+from .places import place_label
 from .roles import TARGET_LANGUAGE
 from .zh_hant import SimplifiedText, check_texts
 
 
 def page_texts(page: Page) -> Iterator[tuple[str, str]]:
-    """(field path, text) for every translatable string of the page as it is stored now."""
-    for segment in extract_segments(page.specific):
+    """(place, text) for every translatable string of the page as it is stored now; the place
+    as a person reads it (cms.translation.places)."""
+    specific = page.specific
+    for segment in extract_segments(specific):
         if isinstance(segment, StringSegmentValue):
-            yield segment.path, segment.string.data
+            yield place_label(specific, segment.path), segment.string.data
 
 
 def check_page(page: Page) -> list[SimplifiedText]:
@@ -32,9 +35,10 @@ def check_translation(translation: Translation) -> list[SimplifiedText]:
         .select_related("context")
         .order_by("order")
     )
+    source = translation.source.as_instance()
     return list(
         check_texts(
-            (segment.context.path, segment.translation)
+            (place_label(source, segment.context.path), segment.translation)
             for segment in segments
             if segment.translation
         )
