@@ -27,11 +27,11 @@ Users in no role (superusers, moderators) are limited only by Wagtail's own perm
 """
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Model
+from django.db.models import Exists, Model, OuterRef
 from django.utils.translation import gettext as _
 from wagtail.models import Locale, Page
 from wagtail.permissions import policy_registry
-from wagtail_localize.models import StringTranslation, Translation
+from wagtail_localize.models import StringSegment, StringTranslation, Translation
 
 from .content_checks import check_page, check_translation
 from .places import place_label
@@ -188,11 +188,15 @@ def invalid_strings_message(translation: Translation) -> str | None:
     kept but flagged; wagtail-localize counts it as not translated, which tells the translator
     nothing about what to correct.
     """
+    in_source = StringSegment.objects.filter(
+        source_id=translation.source_id,
+        string_id=OuterRef("translation_of_id"),
+        context_id=OuterRef("context_id"),
+    )
+    # Only strings the source still has: one of a paragraph removed since is not shown to fix.
     flagged = (
         StringTranslation.objects.filter(
-            locale_id=translation.target_locale_id,
-            context__object_id=translation.source.object_id,
-            has_error=True,
+            Exists(in_source), locale_id=translation.target_locale_id, has_error=True
         )
         .select_related("context", "translation_of")
         .order_by("context__path")

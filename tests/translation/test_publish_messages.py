@@ -73,3 +73,23 @@ def test_simplified_characters_are_placed_as_a_person_reads_it(
     assert "body." not in html.split("Simplified Chinese characters found")[1][:200]
     zh.refresh_from_db()
     assert not zh.live
+
+
+def test_an_invalid_string_of_a_removed_paragraph_does_not_block(
+    client, digest_with_paragraphs, start_translation, django_capture_on_commit_callbacks
+):
+    """The English paragraph was removed and the translation synced: its flagged string is no
+    longer shown to the translator, so it must not keep the page from going live."""
+    translation = start_translation(digest_with_paragraphs)
+    translate(client, translation, {"Beta paragraph.": "<h1>乙段落。</h1>"})
+    english = DigestPage.objects.get(pk=digest_with_paragraphs.pk)
+    del english.body[1]  # Beta
+    english.save_revision().publish()
+    translation.source.update_from_db()
+    zh = translation.get_target_instance()
+
+    publish(client, zh, django_capture_on_commit_callbacks)
+
+    zh.refresh_from_db()
+    assert zh.live
+    assert "乙段落" not in str(zh.body)
