@@ -1,6 +1,7 @@
 """Run the zh-Hant guard over pages and translations, reading their text as segments."""
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from django.db.models import QuerySet
 from wagtail.models import Page
@@ -8,6 +9,7 @@ from wagtail_localize.models import StringSegment, Translation
 from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.segments.extract import extract_segments
 
+from .places import place_label
 from .roles import TARGET_LANGUAGE
 from .zh_hant import SimplifiedText, check_texts
 
@@ -19,9 +21,16 @@ def page_texts(page: Page) -> Iterator[tuple[str, str]]:
             yield segment.path, segment.string.data
 
 
+def placed(findings: list[SimplifiedText], instance) -> list[SimplifiedText]:
+    """The findings with each field path named as a person reads it (cms.translation.places);
+    worked out for findings only, as most checks find nothing."""
+    return [replace(finding, where=place_label(instance, finding.where)) for finding in findings]
+
+
 def check_page(page: Page) -> list[SimplifiedText]:
     """Simplified-only characters in a page's translatable text."""
-    return list(check_texts(page_texts(page)))
+    findings = list(check_texts(page_texts(page)))
+    return placed(findings, page.specific) if findings else []
 
 
 def check_translation(translation: Translation) -> list[SimplifiedText]:
@@ -32,13 +41,14 @@ def check_translation(translation: Translation) -> list[SimplifiedText]:
         .select_related("context")
         .order_by("order")
     )
-    return list(
+    findings = list(
         check_texts(
             (segment.context.path, segment.translation)
             for segment in segments
             if segment.translation
         )
     )
+    return placed(findings, translation.source.as_instance()) if findings else []
 
 
 def zh_hant_pages() -> QuerySet[Page]:

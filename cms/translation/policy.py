@@ -28,13 +28,14 @@ Users in no role (superusers, moderators) are limited only by Wagtail's own perm
 """
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Model
+from django.db.models import Exists, Model, OuterRef
 from django.utils.translation import gettext as _
 from wagtail.models import Locale, Page
 from wagtail.permissions import policy_registry
-from wagtail_localize.models import Translation
+from wagtail_localize.models import StringSegment, StringTranslation, Translation
 
 from .content_checks import check_page, check_translation
+from .places import place_label
 from .roles import ROLES, SOURCE_LANGUAGE, TARGET_LANGUAGE, Role
 from .zh_hant import SimplifiedText
 
@@ -192,6 +193,37 @@ def translation_into(page: Page) -> Translation | None:
     )
 
 
+def invalid_strings_message(translation: Translation) -> str | None:
+    """Which translated strings wagtail-localize cannot use, where, and why; or None.
+
+    A string with a disallowed tag (or one the page's field refused on the last publish) is
+    kept but flagged; wagtail-localize counts it as not translated, which tells the translator
+    nothing about what to correct.
+    """
+    in_source = StringSegment.objects.filter(
+        source_id=translation.source_id,
+        string_id=OuterRef("translation_of_id"),
+        context_id=OuterRef("context_id"),
+    )
+    # Only strings the source still has: one of a paragraph removed since is not shown to fix.
+    flagged = (
+        StringTranslation.objects.filter(
+            Exists(in_source), locale_id=translation.target_locale_id, has_error=True
+        )
+        .select_related("context", "translation_of")
+        .order_by("context__path")
+    )
+    problems = [(string.context.path, string.get_error()) for string in flagged]
+    problems = [(path, error) for path, error in problems if error]
+    if not problems:
+        return None
+    source = translation.source.as_instance()
+    details = "; ".join(f"{place_label(source, path)}: {error}" for path, error in problems[:5])
+    return _("Some translations cannot be used: {details}. Correct them first.").format(
+        details=details
+    )
+
+
 def untranslated_message(translation: Translation) -> str | None:
     """What is left to translate before `translation` may be published, or None."""
     total, translated = translation.get_progress()
@@ -223,7 +255,7 @@ def publish_refusal(user, page: Page, translation: Translation | None = None) ->
     `user` is None for publishing without a person (scheduled publishing): only the content
     checks apply. Wagtail's own publish permission is checked by Wagtail's views and actions;
     this adds the role's language, the zh-Hant guard and, for a translation (found from the page
-    when not given), that its source page is live and every text is translated.
+    when not given), that its source page is live and every text is translated and usable.
     """
     if user is not None and not may_write(user, page):
         return _("Your role may not publish pages in {language}.").format(
@@ -232,6 +264,8 @@ def publish_refusal(user, page: Page, translation: Translation | None = None) ->
     writing = translation or (translation_into(page) if page.pk is not None else None)
     if writing is not None and (unreleased := unreleased_source_message(writing)):
         return unreleased + " " + _("Not published.")
+    if writing is not None and (invalid := invalid_strings_message(writing)):
+        return invalid + " " + _("Not published.")
     if writing is not None and (untranslated := untranslated_message(writing)):
         return untranslated + " " + _("Not published.")
     findings = guard_findings(page, translation)

@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 
 import opencc
+from django.utils.translation import gettext
 
 # The wheel's layout: compiled dictionaries under clib/share/opencc, its tools under clib/bin.
 OPENCC_DIR = Path(opencc.__file__).parent / "clib"
@@ -112,7 +113,10 @@ class SimplifiedText:
     excerpt: str
 
     def __str__(self) -> str:
-        return f"{self.where}: {''.join(self.characters)} in \u201c{self.excerpt}\u201d"
+        # In the reader's language: the translator's admin runs in zh-hant.
+        return gettext("{where}: {characters} in \u201c{excerpt}\u201d").format(
+            where=self.where, characters="".join(self.characters), excerpt=self.excerpt
+        )
 
 
 def _excerpt(text: str, char: str, width: int = 12) -> str:

@@ -143,3 +143,64 @@ def test_change_image_is_offered_only_to_administrators(
         assert change.count() == 0
     else:
         assert change.is_visible()
+
+
+@pytest.fixture
+def translated_paragraphs(seeded_live_server):
+    """FabricPerf with a three-paragraph body, translated and live in zh-hant."""
+    from wagtail.rich_text import RichText
+    from wagtail_localize.models import StringSegment
+
+    from cms.translation.prefill import prefill_page_translation
+
+    english = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
+    english.body = [("paragraph", RichText(f"<p>{text}</p>")) for text in PARAGRAPHS]
+    english.save_revision().publish()
+    zh_locale = Locale.objects.get(language_code="zh-hant")
+    zh = english.get_translation(zh_locale).specific
+    source, _created = TranslationSource.update_or_create_from_instance(english)
+    zh_by_en = {**dict(zip(PARAGRAPHS, PARAGRAPHS_ZH, strict=True)), english.title: zh.title}
+    zh_by_en[english.summary] = zh.summary
+    strings = {
+        segment.context.path: zh_by_en[segment.string.data]
+        for segment in StringSegment.objects.filter(source=source).select_related(
+            "context", "string"
+        )
+    }
+    prefill_page_translation(page=english, locale=zh_locale, strings_by_field=strings)
+    return english.get_translation(zh_locale)
+
+
+PARAGRAPHS = ["Alpha paragraph.", "Beta paragraph.", "Gamma paragraph."]
+PARAGRAPHS_ZH = ["甲段落。", "乙段落。", "丙段落。"]
+
+
+def test_a_disallowed_tag_is_refused_at_publish_naming_it_and_its_place(
+    new_browser_page,  # noqa: F811
+    translated_paragraphs,
+    seeded_live_server,
+):
+    """The translator puts a heading tag in the second paragraph and publishes: told which tag
+    is not allowed and in which paragraph (it used to say texts were not translated yet)."""
+    from cms.translation.places import SEPARATOR
+
+    browser_page = logged_in_page(new_browser_page, "translator")
+    browser_page.goto(f"/admin/pages/{translated_paragraphs.pk}/edit/")
+    segment = browser_page.locator("li", has_text="Beta paragraph.").last
+    segment.get_by_role("button", name="Edit").click()
+    segment.locator("textarea").fill("<h1>乙段落。</h1>")
+    browser_page.get_by_role("button", name="Save").click()
+    browser_page.wait_for_selector("text=<h1> tag is not allowed", state="attached")
+    browser_page.locator('button[name="action"][value="publish"]').click()
+    message = browser_page.locator(".messages .error, .messages li.error").first
+    message.wait_for()
+
+    text = message.inner_text()
+    assert "<h1> tag is not allowed" in text
+    assert f"Body{SEPARATOR}Paragraph 2" in text
+    assert "not translated yet" not in text
+    response = browser_page.request.get(
+        f"{seeded_live_server.url}/api/v2/pages/{translated_paragraphs.pk}/"
+    )
+    body = " ".join(block["value"] for block in response.json()["body"])
+    assert "乙段落。" in body and "<h1>" not in body

@@ -24,7 +24,7 @@ def test_editor_warns_about_simplified_characters(
     assert response.status_code == 200
     html = response.content.decode()
     assert "Simplified Chinese characters found" in html
-    assert "summary: 说资" in html
+    assert "Summary: 说资" in html  # the field as the editor labels it
 
 
 def test_publishing_simplified_text_is_refused(

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
 from wagtail.models import Locale, Page, Revision, Workflow
@@ -332,6 +333,17 @@ CASES = [
         ).exists(),
         prepare=lambda w: _untranslated_change(w),
     ),
+    _case(
+        "upload-po-file",
+        lambda w: reverse("wagtail_localize:upload_pofile", args=[w.translation().pk]),
+        {TRANSLATOR},
+        # Strings only: the live zh-hant page keeps its text until a translator publishes.
+        lambda w: (
+            StringTranslation.objects.filter(data="PO 檔的摘要").exists()
+            and _fresh(w.zh).live_revision_id == w.values["zh_live_revision"]
+        ),
+        data=lambda w: _po_file(w, summary="PO 檔的摘要"),
+    ),
     # --- snippets -------------------------------------------------------------------------
     _case(
         "paper-add",
@@ -364,6 +376,15 @@ CASES = [
         data=lambda w: {"locales": [w.zh_locale.pk]},
     ),
 ]
+
+
+def _po_file(world: World, **strings: str) -> dict:
+    """wagtail-localize's PO export of the zh-hant translation, with `strings` (by field path)
+    translated, as its upload form posts it."""
+    po = world.translation().export_po()
+    for entry in po:
+        entry.msgstr = strings.get(entry.msgctxt, entry.msgstr)
+    return {"file": SimpleUploadedFile("translation.po", str(po).encode())}
 
 
 def _untranslated_change(world: World) -> None:
