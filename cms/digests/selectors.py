@@ -41,7 +41,7 @@ def attach_public_parents(pages: Sequence[Page], *, rule: PublicRule) -> None:
     would read the parent, then ask whether it is public, in two queries a page.
     """
     wanted = {parent_path(page) for page in pages}
-    parents = Page.objects.filter(path__in=wanted).only(*PARENT_FIELDS, *RULE_FIELDS)
+    parents = Page.objects.filter(path__in=wanted).only(*PARENT_FIELDS, *RULE_FIELDS).order_by()
     parents = {parent.path: parent for parent in rule.public_among(parents)}
     for page in pages:
         setattr(page, PREFETCHED_PARENT, parents.get(parent_path(page)))

@@ -23,6 +23,7 @@ from cms.apicache.version import VISIBILITY_VERSION_KEY, read_through
 # Built once per request (the listing, its count, the prefetches and the detail use them).
 RULE_ATTRIBUTE = "public_page_rule"
 CONDITION_ATTRIBUTE = "public_page_condition"
+FACTS_ATTRIBUTE = "visibility_facts"
 
 
 @dataclass(frozen=True)
@@ -133,25 +134,33 @@ class VisibilityFacts:
     root_paths: tuple[str, ...]  # the site root's and its translations'; none without a site
     hidden_paths: tuple[str, ...]  # pages not live that have children: their branches
     restrictions: tuple[tuple[PageViewRestriction, str], ...]  # with the restricted page's path
+    # The languages pages are translated into (cms.translation.status), read with the rest:
+    # the same writes change them, and one cache round trip a request is cheaper than two.
+    translated_into: frozenset[str]
 
 
 def visibility_facts(request: HttpRequest) -> VisibilityFacts:
     """The facts for `request`'s site, from the cache while the visibility version stands (read
-    with it in one round trip, as cms.apicache.middleware reads responses).
+    with it in one round trip, as cms.apicache.middleware reads responses), once per request.
 
-    Four queries a request otherwise, on every uncached API request; no paper write changes
+    Five queries a request otherwise, on every uncached API request; no paper write changes
     them, so the first request after a sync batch does not read them again. Every write that
     can change them bumps the version (cms.apicache.stale.CHANGES_VISIBILITY). They are kept as
     long as cached responses are (API_RESPONSE_CACHE_SECONDS; 0 keeps nothing).
     """
-    site_parameter = request.GET.get("site", "")
-    key = f"api-visibility:{request.get_host()}:{request.get_port()}:{site_parameter}"
-    return read_through(
-        key,
-        VISIBILITY_VERSION_KEY,
-        lambda: read_visibility_facts(request),
-        settings.API_RESPONSE_CACHE_SECONDS,
-    )
+    facts = getattr(request, FACTS_ATTRIBUTE, None)
+    if facts is None:
+        site_parameter = request.GET.get("site", "")
+        # "-v2": entries kept before `translated_into` was a fact lack it.
+        key = f"api-visibility-v2:{request.get_host()}:{request.get_port()}:{site_parameter}"
+        facts = read_through(
+            key,
+            VISIBILITY_VERSION_KEY,
+            lambda: read_visibility_facts(request),
+            settings.API_RESPONSE_CACHE_SECONDS,
+        )
+        setattr(request, FACTS_ATTRIBUTE, facts)
+    return facts
 
 
 def read_visibility_facts(request: HttpRequest) -> VisibilityFacts:
@@ -160,6 +169,8 @@ def read_visibility_facts(request: HttpRequest) -> VisibilityFacts:
 
 def site_facts(site: Site | None) -> VisibilityFacts:
     """The facts for `site` (none: no page is in a site), read from the database."""
+    from cms.translation.status import translation_target_languages  # it reads pages' models
+
     restrictions = list(PageViewRestriction.objects.all())
     # The paths in a query of their own, and only when some restriction exists: joined to the
     # restrictions, SQLite's planner scans the whole page table even when there are none.
@@ -172,6 +183,7 @@ def site_facts(site: Site | None) -> VisibilityFacts:
             Page.objects.filter(live=False, numchild__gt=0).values_list("path", flat=True)
         ),
         restrictions=tuple((r, paths[r.page_id]) for r in restrictions if r.page_id in paths),
+        translated_into=translation_target_languages(),
     )
 
 

@@ -35,13 +35,22 @@ class TranslationStatusField(WholeInstanceField):
         """Whether the rows are all of one language that nothing is translated into (a detail
         of an English page, or a listing with `?locale=en`, when English is the source): no row
         can have a status then, so the status query, costly to build, is not needed."""
+        from cms.digests.visibility import visibility_facts
+
         listing = getattr(self.parent, "parent", None)
+        request = self.context.get("request")
         if isinstance(listing, serializers.ListSerializer):
-            request = self.context.get("request")
             language = request.GET.get("locale") if request is not None else None
         else:
             language = page.locale.language_code
-        return language is not None and language not in translation_target_languages()
+        if language is None:
+            return False
+        targets = (
+            visibility_facts(request).translated_into
+            if request is not None
+            else translation_target_languages()
+        )
+        return language not in targets
 
     def to_representation(self, page: Page) -> dict[str, Any] | None:
         context = self.context  # the serializer's own dict, shared by the rows of a listing

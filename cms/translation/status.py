@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, JSONObject
@@ -24,8 +23,6 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from wagtail.models import Page, PageLogEntry
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
-
-from cms.apicache.version import VISIBILITY_VERSION_KEY, read_through
 
 from .tool_names import tool_name_for_display
 
@@ -279,22 +276,14 @@ def translation_target_languages() -> frozenset[str]:
     """The language codes pages are translated into (enabled translations' target locales).
 
     A page in any other language has no translation status, so a listing of such pages needs
-    no status query. Kept in the cache with the visibility facts: every write to a Translation
-    bumps their version (cms.apicache.stale.CHANGES_VISIBILITY).
+    no status query. The pages API reads them with the visibility facts, in the same cache
+    round trip (cms.digests.visibility.VisibilityFacts.translated_into): every write to a
+    Translation bumps their version (cms.apicache.stale.CHANGES_VISIBILITY).
     """
-
-    def read() -> frozenset[str]:
-        targets = Translation.objects.filter(enabled=True).values_list(
-            "target_locale__language_code", flat=True
-        )
-        return frozenset(targets.distinct())
-
-    return read_through(
-        "api-translation-target-languages",
-        VISIBILITY_VERSION_KEY,
-        read,
-        settings.API_RESPONSE_CACHE_SECONDS,
+    targets = Translation.objects.filter(enabled=True).values_list(
+        "target_locale__language_code", flat=True
     )
+    return frozenset(targets.distinct())
 
 
 def translation_status(page: Page) -> TranslationStatus | None:
