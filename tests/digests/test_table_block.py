@@ -3,11 +3,11 @@ as the reader would show its extra cells under no heading."""
 
 import pytest
 from django.urls import reverse
-from wagtail.test.utils.form_data import nested_form_data, streamfield
+from wagtail.test.utils.form_data import streamfield
 
 from cms.digests.models import DigestPage
 from cms.translation.roles import EDITORS
-from tests.translation.test_permission_matrix import _digest_form
+from tests.admin_forms import digest_form
 from tests.users import member
 
 pytestmark = pytest.mark.django_db
@@ -32,9 +32,7 @@ def table(header: list[str], rows: list[list[str]]) -> dict:
 def post_table(client, header, rows):
     digest = DigestPage.objects.filter(locale__language_code="en").first()
     client.force_login(member(EDITORS))
-    data = _digest_form(digest)
-    del data["body-count"]
-    data.update(nested_form_data({"body": streamfield([("table", table(header, rows))])}))
+    data = digest_form(digest, body=streamfield([("table", table(header, rows))]))
     response = client.post(reverse("wagtailadmin_pages:edit", args=[digest.pk]), data)
     return digest, response
 
