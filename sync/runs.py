@@ -223,12 +223,15 @@ def run_finish_if_done(run: SyncRun) -> bool:
 
 
 def announce_end(run: SyncRun) -> None:
-    """Tell the CMS (webhooks) that `run` ended, with its summary and the papers it changed."""
+    """Tell the CMS (webhooks) that `run` ended, with its summary and the papers it changed.
+
+    The summary goes to subscribers outside: its trigger names how the run started ("admin"),
+    never who pressed Sync now ("admin:<username>", which the staff-only run list shows)."""
     summary = {
         "id": run.pk,
         "kind": run.kind,
         "status": run.status,
-        "trigger": run.trigger,
+        "trigger": run.trigger.partition(":")[0],
         "dry_run": run.dry_run,
         "started_at": run.started_at.isoformat(),
         "finished_at": run.finished_at.isoformat() if run.finished_at else None,

@@ -131,3 +131,22 @@ def test_a_paper_only_a_draft_shows_sends_no_paper_event():
     paper.title = f"{SECRET}, revised"
     paper.save()
     assert SECRET not in sent() and "paper.updated" not in sent()
+
+
+def test_sync_finished_names_no_member_of_staff():
+    """The run list shows staff who pressed Sync now ("admin:<username>"); subscribers are told
+    only that it was started from the admin."""
+    from cms.papers.models import Paper
+    from cms.translation.roles import EDITORS
+    from sync import runs
+    from tests.users import member
+
+    editor = member(EDITORS, "dana.lin")
+    paper = Paper.objects.first()
+    run, started = runs.run_start_for_paper(paper_id=paper.pk, trigger=f"admin:{editor}")
+    assert started
+    runs.announce_end(run)
+
+    (delivery,) = Delivery.objects.filter(event_type="sync.finished")
+    assert delivery.payload["data"]["run"]["trigger"] == "admin"
+    assert editor.get_username() not in sent()
