@@ -30,6 +30,7 @@ Users in no role (superusers, moderators) are limited only by Wagtail's own perm
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, Model, OuterRef
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from wagtail.models import Locale, Page
 from wagtail.permissions import policy_registry
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
@@ -175,8 +176,21 @@ def guard_findings(page: Page, translation: Translation | None = None) -> list[S
     return check_page(page)
 
 
+# How many problems a refusal names; it counts the rest, so none goes unnoticed.
+NAMED_AT_MOST = 5
+
+
+def listed(problems: list[str]) -> str:
+    """`problems` for a message: the first NAMED_AT_MOST, and how many more there are."""
+    named = "; ".join(problems[:NAMED_AT_MOST])
+    more = len(problems) - NAMED_AT_MOST
+    if more > 0:
+        named += "; " + ngettext("and %(count)d more", "and %(count)d more", more) % {"count": more}
+    return named
+
+
 def guard_message(findings: list[SimplifiedText]) -> str:
-    details = "; ".join(str(finding) for finding in findings[:5])
+    details = listed([str(finding) for finding in findings])
     return _("Simplified Chinese characters found, Traditional Chinese expected: {details}").format(
         details=details
     )
@@ -218,7 +232,7 @@ def invalid_strings_message(translation: Translation) -> str | None:
     if not problems:
         return None
     source = translation.source.as_instance()
-    details = "; ".join(f"{place_label(source, path)}: {error}" for path, error in problems[:5])
+    details = listed([f"{place_label(source, path)}: {error}" for path, error in problems])
     return _("Some translations cannot be used: {details}. Correct them first.").format(
         details=details
     )

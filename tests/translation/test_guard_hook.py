@@ -95,3 +95,18 @@ def test_publishing_texts_nobody_reviewed_says_how_many(
 
     assert "1 text was filled in automatically" in response.content.decode()
     assert DigestPage.objects.get(pk=digest_zh.pk).live_revision_id != before
+
+
+
+def test_a_refusal_names_five_places_and_counts_the_rest():
+    """Every unusable string must be found before publishing; naming only five without saying
+    more exist sent the translator back to publish again and again."""
+    from django.utils import translation
+
+    from cms.translation.policy import listed
+
+    places = [f"Body \u203a Paragraph {n}: 说" for n in range(1, 8)]
+    assert listed(places[:5]) == "; ".join(places[:5])
+    assert listed(places) == "; ".join(places[:5]) + "; and 2 more"
+    with translation.override("zh-hant"):
+        assert listed(places).endswith("; 還有 2 項")
