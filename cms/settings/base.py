@@ -157,7 +157,9 @@ LANGUAGES = [("en", "English"), ("zh-hant", "繁體中文")]
 WAGTAIL_I18N_ENABLED = True
 WAGTAIL_CONTENT_LANGUAGES = LANGUAGES
 WAGTAILADMIN_PERMITTED_LANGUAGES = LANGUAGES
-LOCALE_PATHS = [BASE_DIR / "locales"]
+# Earlier entries win. locales/vendor/ completes wagtail-localize's zh_Hant (server and editor
+# JavaScript messages); `make messages` never writes there, and our own msgids come first.
+LOCALE_PATHS = [BASE_DIR / "locales", BASE_DIR / "locales" / "vendor"]
 
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"

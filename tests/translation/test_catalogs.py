@@ -5,8 +5,11 @@ from pathlib import Path
 
 import polib
 import pytest
+import wagtail_localize
 from django.conf import settings
 from django.utils import translation
+
+from cms.translation.zh_hant import find_simplified
 
 LOCALES = Path(settings.BASE_DIR) / "locales"
 ZH_HANT_PO = LOCALES / "zh_Hant" / "LC_MESSAGES" / "django.po"
@@ -46,3 +49,45 @@ def test_compiled_catalog_is_used():
     """`make test` compiles the catalogs first (`make compile-messages`)."""
     with translation.override("zh-hant"):
         assert translation.gettext("Research digests") == "研究導讀"
+
+
+# wagtail-localize's messages in zh-Hant (locales/vendor/): complete, Traditional, and in step
+# with the installed wagtail-localize (README, Translation workflow, says how to update them).
+VENDOR = LOCALES / "vendor" / "zh_Hant" / "LC_MESSAGES"
+VENDOR_DOMAINS = ["django", "djangojs"]
+
+
+def vendor_catalog(domain: str) -> polib.POFile:
+    return polib.pofile(str(VENDOR / f"{domain}.po"))
+
+
+def package_msgids(domain: str) -> set[str]:
+    """Every msgid of the installed wagtail-localize, from its English catalog."""
+    po = Path(wagtail_localize.__file__).parent / "locale" / "en" / "LC_MESSAGES" / f"{domain}.po"
+    return {entry.msgid for entry in polib.pofile(str(po)) if not entry.obsolete}
+
+
+def test_vendor_catalogs_come_after_the_projects_own():
+    assert [Path(p) for p in settings.LOCALE_PATHS] == [LOCALES, LOCALES / "vendor"]
+
+
+@pytest.mark.parametrize("domain", VENDOR_DOMAINS)
+def test_vendor_catalog_has_every_wagtail_localize_message(domain):
+    ours = {entry.msgid for entry in vendor_catalog(domain) if not entry.obsolete}
+    assert sorted(package_msgids(domain) - ours) == [], "new wagtail-localize msgids to translate"
+    assert sorted(ours - package_msgids(domain)) == [], "msgids wagtail-localize no longer has"
+
+
+@pytest.mark.parametrize("domain", VENDOR_DOMAINS)
+def test_vendor_entries_are_translated_traditional_and_keep_placeholders(domain):
+    catalog = vendor_catalog(domain)
+    assert catalog.metadata["Plural-Forms"] == "nplurals=1; plural=0;"
+    assert not catalog.metadata_is_fuzzy
+    for entry in catalog:
+        assert "fuzzy" not in entry.flags, entry.msgid
+        texts = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+        expected = set(PLACEHOLDER.findall(entry.msgid_plural or entry.msgid))
+        for text in texts:
+            assert text.strip(), f"untranslated: {entry.msgid}"
+            assert set(PLACEHOLDER.findall(text)) == expected, entry.msgid
+            assert find_simplified(text) == [], entry.msgid
