@@ -97,7 +97,6 @@ def test_publishing_texts_nobody_reviewed_says_how_many(
     assert DigestPage.objects.get(pk=digest_zh.pk).live_revision_id != before
 
 
-
 def test_a_refusal_names_five_places_and_counts_the_rest():
     """Every unusable string must be found before publishing; naming only five without saying
     more exist sent the translator back to publish again and again."""
