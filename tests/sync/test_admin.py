@@ -27,6 +27,19 @@ def editor_client(client):
     return client
 
 
+@pytest.fixture
+def queued(settings, monkeypatch) -> list:
+    """The tasks handed to the sync worker, kept here as in the broker: with a worker
+    configured, a Sync now waits until one takes its task (none does in these tests)."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    tasks_sent = []
+    monkeypatch.setattr(
+        "cms.ops.background.send_to_worker",
+        lambda task, *args, **kwargs: tasks_sent.append((task, args, kwargs)) or True,
+    )
+    return tasks_sent
+
+
 def bytescale():
     return DigestPage.objects.get(locale__language_code="en", short_name="ByteScale").paper
 
@@ -196,17 +209,11 @@ def test_the_sync_button_is_only_on_listings_of_those_who_may_sync(client):
 
 
 def test_sync_now_pressed_twice_before_a_worker_starts_queues_one_sync(
-    upstream, client, settings, monkeypatch, django_capture_on_commit_callbacks
+    upstream, client, queued, django_capture_on_commit_callbacks
 ):
     """With a worker configured, the first press queues the sync; until a worker takes it,
     nothing was running, so a second press used to queue a second sync of the same paper
     (two runs, back to back). The run is now made in the request: the second press is told."""
-    settings.CELERY_TASK_ALWAYS_EAGER = False  # a worker takes the tasks
-    queued = []
-    monkeypatch.setattr(
-        "cms.ops.background.send_to_worker",
-        lambda task, *args, **kwargs: queued.append((task, args, kwargs)) or True,
-    )
     client.force_login(member(EDITORS, "ed"))
     paper = bytescale()
     paper.locked_fields = ["abstract"]
@@ -251,17 +258,11 @@ def test_a_paper_left_by_a_run_no_worker_finished_does_not_read_in_flight(editor
 
 
 def test_a_sync_now_no_worker_took_yet_reads_queued_then_running(
-    upstream, client, settings, monkeypatch, django_capture_on_commit_callbacks
+    upstream, client, queued, django_capture_on_commit_callbacks
 ):
     """A Sync now waiting for the worker read "(Running)" on the paper's screen, in the runs'
     list and on the run's own screen, as if a worker were syncing it. It reads "Queued" until
     a worker takes it, then "Running", then "Finished"."""
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    queued = []
-    monkeypatch.setattr(
-        "cms.ops.background.send_to_worker",
-        lambda task, *args, **kwargs: queued.append((task, args, kwargs)) or True,
-    )
     client.force_login(member(EDITORS, "ed"))
     paper = bytescale()
     url = reverse("sync_paper_now", args=[paper.pk])
@@ -312,17 +313,11 @@ def test_the_screens_name_each_source_as_people_know_it(upstream, editor_client)
 
 
 def test_a_sync_of_all_papers_leaves_a_queued_sync_now_its_paper(
-    upstream, client, settings, monkeypatch, django_capture_on_commit_callbacks
+    upstream, client, queued, monkeypatch, django_capture_on_commit_callbacks
 ):
     """The daily sync of all papers, starting while an editor's Sync now waits for the worker,
     took the paper from it: the editor's run then ended Finished with 0 papers matched, and the
     paper waited for its turn among all the others. It is now left to the Sync now."""
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    queued = []
-    monkeypatch.setattr(
-        "cms.ops.background.send_to_worker",
-        lambda task, *args, **kwargs: queued.append((task, args, kwargs)) or True,
-    )
     client.force_login(member(EDITORS, "ed"))
     paper = bytescale()
     with django_capture_on_commit_callbacks(execute=True):
