@@ -340,6 +340,17 @@ def _collection_privacy(
         record(Write(COLLECTION_PRIVACY, collection=collection))
 
 
+def _collection_saved(
+    sender, instance: Collection, created: bool = False, raw: bool = False, **kwargs
+) -> None:
+    """A collection edited may be moving: Wagtail's collection editor saves it, then moves it
+    under its new parent in the same transaction, and treebeard's move sends no signal. Its
+    items are the same before and after, and the version is bumped at the commit, after the
+    move; a move done outside that editor must record the write itself."""
+    if not (raw or created):
+        record(Write(COLLECTION_PRIVACY, collection=instance))
+
+
 def _site(sender, raw: bool = False, **kwargs) -> None:
     if not raw:
         record(Write(SITE))
@@ -368,3 +379,4 @@ def connect() -> None:
             signal.connect(
                 receiver, sender=model, dispatch_uid=f"stale-{model.__name__}-{id(signal)}"
             )
+    post_save.connect(_collection_saved, sender=Collection, dispatch_uid="stale-Collection")

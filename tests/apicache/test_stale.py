@@ -492,3 +492,45 @@ def test_a_collection_made_private_stops_serving_its_documents_at_once(
     with django_capture_on_commit_callbacks(execute=True):
         restriction.delete()
     assert client.get(detail).status_code == 200
+
+
+def test_a_collection_moved_under_a_private_one_stops_serving_its_documents_at_once(
+    client, recording_cdn, django_capture_on_commit_callbacks
+):
+    """A collection's privacy is its ancestors' too: an administrator moving "Board papers"
+    under a private collection in Wagtail's collection editor must not leave the cached
+    listing and detail (nor the CDN's) naming its documents. Wagtail moves it after saving it,
+    and a move sends no signal."""
+    from django.core.files.base import ContentFile
+    from django.test import Client
+    from django.urls import reverse
+    from wagtail.documents import get_document_model
+    from wagtail.models import Collection, CollectionViewRestriction
+
+    root = Collection.get_first_root_node()
+    with django_capture_on_commit_callbacks(execute=True):
+        private = root.add_child(name="Internal")
+        CollectionViewRestriction.objects.create(
+            collection=private, restriction_type=CollectionViewRestriction.LOGIN
+        )
+        collection = root.add_child(name="Board papers")
+        document = get_document_model().objects.create(
+            title="Merger terms", collection=collection, file=ContentFile(b"x", name="m.txt")
+        )
+    listing, detail = "/api/v2/documents/", f"/api/v2/documents/{document.pk}/"
+    assert b"Merger terms" in client.get(listing).content  # now cached
+    assert client.get(detail).status_code == 200  # now cached
+    recording_cdn.clear()
+
+    admin = Client()
+    admin.force_login(get_user_model().objects.create_superuser("admin", "a@example.org", "pw"))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin.post(
+            reverse("wagtailadmin_collections:edit", args=[collection.pk]),
+            {"name": "Board papers", "parent": private.pk},
+        )
+    assert response.status_code == 302
+    assert Collection.objects.get(pk=collection.pk).get_parent() == private
+    assert b"Merger terms" not in client.get(listing).content
+    assert client.get(detail).status_code == 404
+    assert {BASE + listing, BASE + detail} <= set(recording_cdn)
