@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from cms.papers.signals import sync_finished
@@ -37,30 +37,39 @@ def abandon_stale_runs() -> int:
 
     A run's batches renew its heartbeat while they work, and beat hands its owed papers to
     any live worker, so such a run has had no worker for minutes. Its owed papers stay owed:
-    the next run of them takes them over.
+    the next run of them takes them over. A discovery is one task that renews nothing: it is
+    dead once it has run longer than the task's hard time limit (`SYNC_TASK_TIME_LIMIT`),
+    past which no worker runs it (a killed worker runs no handler to end it).
     """
     now = timezone.now()
     stale_before = now - timedelta(seconds=sync_setting("SYNC_STALE_RUN_AFTER"))
-    stale = list(
-        SyncRun.objects.filter(status=SyncRun.Status.RUNNING, heartbeat_at__lt=stale_before)
-        .exclude(kind=SyncRun.Kind.DISCOVER)
-        .values_list("pk", flat=True)
+    killed_before = now - timedelta(seconds=sync_setting("SYNC_TASK_TIME_LIMIT"))
+    discovery = Q(kind=SyncRun.Kind.DISCOVER)
+    stale = dict(
+        SyncRun.objects.filter(status=SyncRun.Status.RUNNING)
+        .filter(
+            (~discovery & Q(heartbeat_at__lt=stale_before))
+            | (discovery & Q(started_at__lt=killed_before))
+        )
+        .values_list("pk", "kind")
     )
-    for pk in stale:
+    for pk, kind in stale.items():
         with transaction.atomic():
             left = PaperSyncState.objects.filter(run_id=pk, in_flight=True).count()
             if SyncRun.objects.filter(pk=pk, status=SyncRun.Status.RUNNING).update(
                 status=SyncRun.Status.FAILED, finished_at=now, error_count=F("error_count") + 1
             ):
-                SyncError.objects.create(
-                    run_id=pk,
-                    source="worker",
-                    message=(
-                        f"No worker worked on this run for "
-                        f"{_duration(sync_setting('SYNC_STALE_RUN_AFTER'))}; "
-                        f"{left} papers were left unsynced and go to the next run."
-                    ),
+                message = (
+                    f"No worker worked on this run for "
+                    f"{_duration(sync_setting('SYNC_STALE_RUN_AFTER'))}; "
+                    f"{left} papers were left unsynced and go to the next run."
                 )
+                if kind == SyncRun.Kind.DISCOVER:
+                    message = (
+                        "The discovery stopped before it ended (its worker was stopped or "
+                        "reached the time limit); run it again."
+                    )
+                SyncError.objects.create(run_id=pk, source="worker", message=message)
     return len(stale)
 
 

@@ -70,6 +70,31 @@ def test_a_run_nobody_works_on_blocks_a_new_one_only_until_it_is_stale(settings)
     assert PaperSyncState.objects.filter(run=new, in_flight=True).count() == Paper.objects.count()
 
 
+def test_a_discovery_whose_worker_was_killed_reads_failed_once_past_its_time_limit(settings):
+    """A discovery renews no heartbeat, and a worker killed mid-discovery (or by the task's hard
+    time limit) runs no handler: its run read Running for ever, and the redelivered task made
+    a second one beside it. Past the task's hard time limit nothing alive runs it, so beat's
+    next round fails it; a discovery still within the limit is left alone."""
+    settings.SYNC_TASK_TIME_LIMIT = 660
+
+    def discovery(started_seconds_ago: int) -> SyncRun:
+        run = runs.run_start(
+            kind=SyncRun.Kind.DISCOVER, trigger="NSDI 2025", paper_ids=[], source_names=["dblp"]
+        )
+        started = timezone.now() - timedelta(seconds=started_seconds_ago)
+        SyncRun.objects.filter(pk=run.pk).update(started_at=started, heartbeat_at=started)
+        return run
+
+    killed, working = discovery(661), discovery(400)
+    tasks.sync_owed.apply(throw=True)
+
+    killed.refresh_from_db()
+    working.refresh_from_db()
+    assert killed.status == SyncRun.Status.FAILED and killed.finished_at is not None
+    assert "stopped before it ended" in killed.errors[0]["message"]
+    assert working.status == SyncRun.Status.RUNNING
+
+
 def test_sync_owed_ends_a_run_whose_last_chunk_was_written_by_a_worker_that_then_died():
     run = start_all()
     PaperSyncState.objects.filter(run=run).update(in_flight=False)  # all written, never ended
