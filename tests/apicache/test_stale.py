@@ -462,23 +462,32 @@ def test_an_image_write_purges_the_pages_that_show_it(
     assert f"{BASE}/api/v2/pages/{zh_digest().pk}/" not in recording_cdn  # it shows no figure
 
 
+def served_document(client, collection, on_commit_callbacks) -> tuple[str, str]:
+    """A document "Merger terms" in `collection`, its listing and detail asked once after the
+    upload committed (so cached, and served from the cache until a write makes them stale);
+    their paths."""
+    from django.core.files.base import ContentFile
+    from wagtail.documents import get_document_model
+
+    with on_commit_callbacks(execute=True):
+        document = get_document_model().objects.create(
+            title="Merger terms", collection=collection, file=ContentFile(b"x", name="m.txt")
+        )
+    listing, detail = "/api/v2/documents/", f"/api/v2/documents/{document.pk}/"
+    assert b"Merger terms" in client.get(listing).content
+    assert client.get(detail).status_code == 200
+    return listing, detail
+
+
 def test_a_collection_made_private_stops_serving_its_documents_at_once(
     client, recording_cdn, django_capture_on_commit_callbacks
 ):
     """Documents are public by their collection's privacy: restricting the collection must
     not leave the cached listing and detail (nor the CDN's) naming the document."""
-    from django.core.files.base import ContentFile
-    from wagtail.documents import get_document_model
     from wagtail.models import Collection, CollectionViewRestriction
 
-    with django_capture_on_commit_callbacks(execute=True):
-        collection = Collection.get_first_root_node().add_child(name="Board papers")
-        document = get_document_model().objects.create(
-            title="Merger terms", collection=collection, file=ContentFile(b"x", name="m.txt")
-        )
-    listing, detail = "/api/v2/documents/", f"/api/v2/documents/{document.pk}/"
-    assert b"Merger terms" in client.get(listing).content  # now cached
-    assert client.get(detail).status_code == 200  # now cached
+    collection = Collection.get_first_root_node().add_child(name="Board papers")
+    listing, detail = served_document(client, collection, django_capture_on_commit_callbacks)
     recording_cdn.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -501,10 +510,8 @@ def test_a_collection_moved_under_a_private_one_stops_serving_its_documents_at_o
     under a private collection in Wagtail's collection editor must not leave the cached
     listing and detail (nor the CDN's) naming its documents. Wagtail moves it after saving it,
     and a move sends no signal."""
-    from django.core.files.base import ContentFile
     from django.test import Client
     from django.urls import reverse
-    from wagtail.documents import get_document_model
     from wagtail.models import Collection, CollectionViewRestriction
 
     root = Collection.get_first_root_node()
@@ -514,12 +521,7 @@ def test_a_collection_moved_under_a_private_one_stops_serving_its_documents_at_o
             collection=private, restriction_type=CollectionViewRestriction.LOGIN
         )
         collection = root.add_child(name="Board papers")
-        document = get_document_model().objects.create(
-            title="Merger terms", collection=collection, file=ContentFile(b"x", name="m.txt")
-        )
-    listing, detail = "/api/v2/documents/", f"/api/v2/documents/{document.pk}/"
-    assert b"Merger terms" in client.get(listing).content  # now cached
-    assert client.get(detail).status_code == 200  # now cached
+    listing, detail = served_document(client, collection, django_capture_on_commit_callbacks)
     recording_cdn.clear()
 
     admin = Client()
