@@ -56,20 +56,17 @@ def abandon_stale_runs() -> int:
     for pk, kind in stale.items():
         with transaction.atomic():
             left = PaperSyncState.objects.filter(run_id=pk, in_flight=True).count()
-            if SyncRun.objects.filter(pk=pk, status=SyncRun.Status.RUNNING).update(
-                status=SyncRun.Status.FAILED, finished_at=now, error_count=F("error_count") + 1
-            ):
+            message = (
+                f"No worker worked on this run for "
+                f"{_duration(sync_setting('SYNC_STALE_RUN_AFTER'))}; "
+                f"{left} papers were left unsynced and go to the next run."
+            )
+            if kind == SyncRun.Kind.DISCOVER:
                 message = (
-                    f"No worker worked on this run for "
-                    f"{_duration(sync_setting('SYNC_STALE_RUN_AFTER'))}; "
-                    f"{left} papers were left unsynced and go to the next run."
+                    "The discovery stopped before it ended (its worker was stopped or "
+                    "reached the time limit); run it again."
                 )
-                if kind == SyncRun.Kind.DISCOVER:
-                    message = (
-                        "The discovery stopped before it ended (its worker was stopped or "
-                        "reached the time limit); run it again."
-                    )
-                SyncError.objects.create(run_id=pk, source="worker", message=message)
+            run_fail(pk, message)
     return len(stale)
 
 
@@ -170,12 +167,20 @@ def run_stop(run: SyncRun, message: str) -> None:
         PaperSyncState.objects.filter(run=run, in_flight=True).update(
             in_flight=False, lease_until=None, leased_by=""
         )
-        if SyncRun.objects.filter(pk=run.pk, status=SyncRun.Status.RUNNING).update(
-            status=SyncRun.Status.FAILED,
-            finished_at=timezone.now(),
-            error_count=F("error_count") + 1,
-        ):
-            SyncError.objects.create(run=run, source="worker", message=message)
+        run_fail(run.pk, message)
+
+
+def run_fail(run_id: int, message: str, *, source: str = "worker") -> bool:
+    """End a running run as Failed with `message` as its error; False if it had ended already
+    (a second worker or beat got there first). The one way a run is failed with an error."""
+    failed = SyncRun.objects.filter(pk=run_id, status=SyncRun.Status.RUNNING).update(
+        status=SyncRun.Status.FAILED,
+        finished_at=timezone.now(),
+        error_count=F("error_count") + 1,
+    )
+    if failed:
+        SyncError.objects.create(run_id=run_id, source=source, message=message)
+    return bool(failed)
 
 
 def count_chunk(

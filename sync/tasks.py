@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
-from django.db.models import F
 from django.utils import timezone
 from redis.exceptions import RedisError
 
@@ -21,7 +20,7 @@ from cms.papers.models import Paper
 
 from . import discovery, owed, runs, selectors, services
 from .conf import sync_setting
-from .models import PaperSyncState, SyncError, SyncRun
+from .models import PaperSyncState, SyncRun
 from .sources.base import SourceError
 
 TASK_OPTIONS = {
@@ -136,21 +135,12 @@ def discover(venue: str, year: int) -> str:
     try:
         created = discovery.discover_candidates(venue=venue, year=year, run=run)
     except SourceError as error:
-        _fail_discovery(run, "dblp", str(error))
+        runs.run_fail(run.pk, str(error), source="dblp")
         return "error"
     except SoftTimeLimitExceeded:
-        _fail_discovery(run, "worker", "The discovery stopped before it ended (its time limit).")
+        runs.run_fail(run.pk, "The discovery stopped before it ended (its time limit).")
         raise
     except Exception as error:  # nothing else ends a discovery's run: it would read Running
-        _fail_discovery(run, "worker", f"The discovery failed ({type(error).__name__}).")
+        runs.run_fail(run.pk, f"The discovery failed ({type(error).__name__}).")
         raise
     return f"ok: {created} new candidates"
-
-
-def _fail_discovery(run: SyncRun, source: str, message: str) -> None:
-    SyncError.objects.create(run=run, source=source, message=message)
-    SyncRun.objects.filter(pk=run.pk).update(
-        status=SyncRun.Status.FAILED,
-        finished_at=timezone.now(),
-        error_count=F("error_count") + 1,
-    )

@@ -104,18 +104,21 @@ def public_rule(request: HttpRequest) -> PublicRule:
     rule = getattr(request, RULE_ATTRIBUTE, None)
     if rule is None:
         facts = visibility_facts(request)
-        not_passed = tuple(
-            path
-            for restriction, path in facts.restrictions
-            if not restriction.accept_request(request)
-        )
-        rule = PublicRule(
-            root_paths=facts.root_paths,
-            excluded_paths=not_passed + facts.hidden_paths,
-            passed_restriction=len(not_passed) < len(facts.restrictions),
-        )
+        rule = rule_from_facts(facts, lambda restriction: restriction.accept_request(request))
         setattr(request, RULE_ATTRIBUTE, rule)
     return rule
+
+
+def rule_from_facts(
+    facts: VisibilityFacts, passes: Callable[[PageViewRestriction], bool]
+) -> PublicRule:
+    """The rule for a reader who `passes` some of the site's view restrictions."""
+    not_passed = tuple(path for restriction, path in facts.restrictions if not passes(restriction))
+    return PublicRule(
+        root_paths=facts.root_paths,
+        excluded_paths=not_passed + facts.hidden_paths,
+        passed_restriction=len(not_passed) < len(facts.restrictions),
+    )
 
 
 def public_page_condition(request: HttpRequest) -> Q:
@@ -192,13 +195,7 @@ def anonymous_rule(site: Site | None = None) -> PublicRule:
     request to ask: what the webhooks may name (cms.webhooks.events)."""
     if site is None:
         site = Site.objects.filter(is_default_site=True).first()
-    facts = site_facts(site)
-    return PublicRule(
-        root_paths=facts.root_paths,
-        excluded_paths=tuple(path for _restriction, path in facts.restrictions)
-        + facts.hidden_paths,
-        passed_restriction=False,
-    )
+    return rule_from_facts(site_facts(site), lambda restriction: False)
 
 
 def shown_to_anyone(page: Page, *, parent: Page | None = None, live: bool | None = None) -> bool:

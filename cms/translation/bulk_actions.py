@@ -20,10 +20,6 @@ class ListsCascadedTranslations:
 
     cascade_heading = ""
 
-    def cascaded(self, translation: Page) -> bool:
-        """Whether the action reaches `translation` (tree.cascade_bulk_action's rule)."""
-        return True
-
     def subpage_count(self, translation: Page) -> int:
         """How many pages below `translation` go with it."""
         return 0
@@ -36,7 +32,7 @@ class ListsCascadedTranslations:
             (translation, self.subpage_count(translation))
             for translations in tree.translations_cascaded(pages, self.action_type).values()
             for translation in translations
-            if self.cascaded(translation)
+            if tree.cascade_reaches(translation, self.action_type)
         ]
         return context
 
@@ -52,6 +48,3 @@ class DeleteWithTranslationsBulkAction(ListsCascadedTranslations, DeleteBulkActi
 class UnpublishWithTranslationsBulkAction(ListsCascadedTranslations, UnpublishBulkAction):
     template_name = "translation/bulk/confirm_bulk_unpublish.html"
     cascade_heading = _("Their live translations are unpublished with them:")
-
-    def cascaded(self, translation: Page) -> bool:
-        return translation.live

@@ -104,10 +104,18 @@ def cascade_bulk_action(pages: list[Page], action: str, user) -> None:
         return
     for translations in english_translations(pages).values():
         for translation in translations:
+            if not cascade_reaches(translation, action):
+                continue
             if action == "delete" and Page.objects.filter(pk=translation.pk).exists():
                 DeletePageAction(translation, user=user).execute(skip_permission_checks=True)
-            elif action == "unpublish" and translation.live:
+            elif action == "unpublish":
                 UnpublishPageAction(translation, user=user).execute(skip_permission_checks=True)
+
+
+def cascade_reaches(translation: Page, action: str) -> bool:
+    """Whether a bulk `action` on its English page acts on `translation`: a delete always, an
+    unpublish only while the translation is live (the bulk screens list exactly these)."""
+    return action == "delete" or translation.live
 
 
 def connect() -> None:

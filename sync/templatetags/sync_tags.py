@@ -10,4 +10,4 @@ register = template.Library()
 @register.filter
 def source_label(name: str) -> str:
     """A source's name as people know it ("Crossref"), not its settings key ("crossref")."""
-    return display_name(name) if name else name
+    return display_name(name)
