@@ -131,8 +131,8 @@ def chinese_translator(translator):
 
 
 def content_names() -> list[str]:
-    """What the database names (page titles in either language, site names, the login and the query shown):
-    content, not UI text; longest first, so that a title is removed before a part of it."""
+    """What the database names (page titles in either language, site names), the login and the
+    query shown: content, not UI text; longest first, so a title goes before a part of it."""
     names = {
         *Page.objects.values_list("title", flat=True),
         *Site.objects.values_list("site_name", flat=True),
