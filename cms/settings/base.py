@@ -157,9 +157,15 @@ LANGUAGES = [("en", "English"), ("zh-hant", "繁體中文")]
 WAGTAIL_I18N_ENABLED = True
 WAGTAIL_CONTENT_LANGUAGES = LANGUAGES
 WAGTAILADMIN_PERMITTED_LANGUAGES = LANGUAGES
-# Earlier entries win. locales/vendor/ completes wagtail-localize's zh_Hant (server and editor
-# JavaScript messages); `make messages` never writes there, and our own msgids come first.
-LOCALE_PATHS = [BASE_DIR / "locales", BASE_DIR / "locales" / "vendor"]
+# Earlier entries win, and every entry wins over the installed packages' own catalogs.
+# locales/vendor/ completes wagtail-localize's zh_Hant (server and editor JavaScript messages),
+# locales/wagtail/ Wagtail's (the admin a translator uses); `make messages` never writes there,
+# and our own msgids come first.
+LOCALE_PATHS = [
+    BASE_DIR / "locales",
+    BASE_DIR / "locales" / "vendor",
+    BASE_DIR / "locales" / "wagtail",
+]
 
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"

@@ -13,7 +13,8 @@ at the same admin URLs (registered ahead of wagtail-localize's own in wagtail_ho
   the zh-Hant guard included;
 - converting a translation back into an alias is for administrators only;
 - stopping a translation, starting a stopped one again, or overriding one of its synchronized
-  values (a figure's image), is for those who own the page's structure, not translators.
+  values (a figure's image), is for those who own the page's structure, not translators;
+- saving a text answers with its comment in the translator's language (cms.translation.comments).
 """
 
 from django.contrib import messages
@@ -32,6 +33,7 @@ from wagtail_localize.views import (
 from wagtail_localize.views.edit_translation import user_can_edit_instance
 
 from . import policy
+from .comments import localize_comments
 from .prefill import publish_translation
 from .previous import carry_over_previous_translations, segment_strings
 
@@ -207,3 +209,13 @@ def edit_override(request, translation_id: int, overridable_segment_id: int):
             )
         )
     return edit_translation.edit_override(request, translation_id, overridable_segment_id)
+
+
+def edit_string_translation(request, translation_id: int, string_segment_id: int):
+    """wagtail-localize's save or removal of one text, its answer's comment in the reader's
+    language: the editor shows that comment under the text it has just saved."""
+    response = edit_translation.edit_string_translation(request, translation_id, string_segment_id)
+    if isinstance(getattr(response, "data", None), dict) and "comment" in response.data:
+        translation = get_object_or_404(Translation, id=translation_id)
+        localize_comments([response.data], translation)
+    return response

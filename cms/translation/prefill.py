@@ -12,7 +12,9 @@ from wagtail.models import Locale, Page
 from wagtail_localize.models import StringSegment, StringTranslation, Translation, TranslationSource
 from wagtail_localize.strings import StringValue
 
-SEED_TOOL_NAME = "seed import"
+from .tool_names import SEED_IMPORT
+
+SEED_TOOL_NAME = SEED_IMPORT
 
 
 class MissingSegmentTranslation(ValueError):

@@ -48,6 +48,11 @@ def replace_localize_views():
             name="update_translations",
         ),
         path(
+            "translate/<int:translation_id>/strings/<int:string_segment_id>/edit/",
+            localize_views.edit_string_translation,
+            name="edit_string_translation",
+        ),
+        path(
             "translate/<int:translation_id>/overrides/<int:overridable_segment_id>/edit/",
             localize_views.edit_override,
             name="edit_override",

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import polib
 import pytest
+import wagtail
 import wagtail_localize
 from django.conf import settings
 from django.utils import translation
@@ -68,7 +69,73 @@ def package_msgids(domain: str) -> set[str]:
 
 
 def test_vendor_catalogs_come_after_the_projects_own():
-    assert [Path(p) for p in settings.LOCALE_PATHS] == [LOCALES, LOCALES / "vendor"]
+    assert [Path(p) for p in settings.LOCALE_PATHS] == [
+        LOCALES,
+        LOCALES / "vendor",
+        LOCALES / "wagtail",
+    ]
+
+
+# Half-width , : ; ( ) ? ! touching a Chinese character, in any zh_Hant catalog we ship.
+CHINESE = "[\u3400-\u9fff\uf900-\ufaff]"
+HALF_WIDTH_BY_CHINESE = re.compile(f"{CHINESE}[,:;()?!]|[,:;()?!]{CHINESE}")
+ZH_HANT_CATALOGS = [
+    ZH_HANT_PO,
+    *sorted((LOCALES / "vendor" / "zh_Hant" / "LC_MESSAGES").glob("*.po")),
+    *sorted((LOCALES / "wagtail" / "zh_Hant" / "LC_MESSAGES").glob("*.po")),
+]
+
+
+@pytest.mark.parametrize("path", ZH_HANT_CATALOGS, ids=lambda p: str(p.relative_to(LOCALES)))
+def test_chinese_text_uses_full_width_punctuation(path):
+    half_width = [
+        text
+        for entry in polib.pofile(str(path))
+        for text in (entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr])
+        if HALF_WIDTH_BY_CHINESE.search(text)
+    ]
+    assert half_width == []
+
+
+# Wagtail's messages the project translates (locales/wagtail/): each one the installed Wagtail
+# has, translated, Traditional, keeping its placeholders.
+WAGTAIL_CATALOG = LOCALES / "wagtail" / "zh_Hant" / "LC_MESSAGES"
+
+
+def wagtail_msgids(domain: str) -> set[str]:
+    root = Path(wagtail.__file__).parent
+    return {
+        entry.msgid
+        for po in root.glob(f"**/locale/en/LC_MESSAGES/{domain}.po")
+        for entry in polib.pofile(str(po))
+        if not entry.obsolete
+    }
+
+
+@pytest.mark.parametrize("domain", VENDOR_DOMAINS)
+def test_wagtail_catalog_translates_only_wagtails_messages(domain):
+    catalog = polib.pofile(str(WAGTAIL_CATALOG / f"{domain}.po"))
+    assert catalog.metadata["Plural-Forms"] == "nplurals=1; plural=0;"
+    ours = {entry.msgid for entry in catalog if not entry.obsolete}
+    assert sorted(ours - wagtail_msgids(domain)) == [], "msgids Wagtail no longer has"
+    for entry in catalog:
+        assert "fuzzy" not in entry.flags, entry.msgid
+        texts = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+        expected = set(PLACEHOLDER.findall(entry.msgid_plural or entry.msgid))
+        for text in texts:
+            assert text.strip(), f"untranslated: {entry.msgid}"
+            assert set(PLACEHOLDER.findall(text)) == expected, entry.msgid
+            assert find_simplified(text) == [], entry.msgid
+            assert "搜索" not in text, "Taiwan usage is 搜尋"
+
+
+def test_just_now_is_said_in_chinese():
+    """Wagtail's timesince_simple compares Django's "0 分" with its own "0 minutes"."""
+    from django.utils import timezone
+    from wagtail.admin.templatetags.wagtailadmin_tags import timesince_simple
+
+    with translation.override("zh-hant"):
+        assert timesince_simple(timezone.now()) == "剛剛"
 
 
 @pytest.mark.parametrize("domain", VENDOR_DOMAINS)

@@ -132,7 +132,7 @@ def test_the_email_is_in_the_translators_admin_language(
     with django_capture_on_commit_callbacks(execute=True):
         digest = publish_new_digest(topic_en)
 
-    assert mail.outbox[0].subject == f"等待翻譯:{digest.title}"
+    assert mail.outbox[0].subject == f"等待翻譯：{digest.title}"  # noqa: RUF001
 
 
 def test_pages_published_together_make_one_email(
