@@ -10,10 +10,12 @@ at the same admin URLs (registered ahead of wagtail-localize's own in wagtail_ho
 - updating ("Sync translated pages") syncs as a draft, each changed segment starting from its
   previous translation (cms.translation.previous); "Publish immediately" is offered only to
   users who may publish every translation, and each is published through the policy's checks,
-  the zh-Hant guard included;
+  the zh-Hant guard included, unless it has texts nobody reviewed (those pre-filled ones);
 - converting a translation back into an alias is for administrators only;
 - stopping a translation, starting a stopped one again, or overriding one of its synchronized
-  values (a figure's image), is for those who own the page's structure, not translators.
+  values (a figure's image), is for those who own the page's structure, not translators;
+- saving one segment of a Traditional Chinese translation answers, with the saved text, what to
+  write instead of any Simplified-only character, which the editor shows on that segment.
 """
 
 from django.contrib import messages
@@ -34,6 +36,7 @@ from wagtail_localize.views.edit_translation import user_can_edit_instance
 from . import policy
 from .prefill import publish_translation
 from .previous import carry_over_previous_translations, segment_strings
+from .zh_hant import is_traditional_chinese, simplified_message
 
 # The action menu item and post field of wagtail-localize's "Start Synced translation".
 RESTART_FIELD = "localize-restart-translation"
@@ -124,6 +127,20 @@ class UpdateTranslationsView(update_translations.UpdateTranslationsView):
         if reason:
             messages.error(self.request, f"{target.get_admin_display_title()}: {reason}")
             return
+        if policy.unreviewed_question(target):
+            # Publishing unreviewed texts is asked in the translation editor, one page at a
+            # time; a sync pre-fills every changed segment, so it never publishes them unasked.
+            messages.warning(
+                self.request,
+                _("'{title}' was synced but not published: {errors}").format(
+                    title=target.get_admin_display_title(),
+                    errors=_(
+                        "some texts were filled in automatically; review them in the "
+                        "translation editor, then publish."
+                    ),
+                ),
+            )
+            return
         try:
             publish_translation(translation, user=self.request.user)
         except ValidationError as error:
@@ -207,3 +224,26 @@ def edit_override(request, translation_id: int, overridable_segment_id: int):
             )
         )
     return edit_translation.edit_override(request, translation_id, overridable_segment_id)
+
+
+def edit_string_translation(request, translation_id: int, string_segment_id: int):
+    """wagtail-localize's save of one segment, telling the translator at once, on that segment,
+    of any Simplified-only character in a Traditional Chinese translation and its Traditional
+    form. The text is kept as a draft; the zh-Hant guard refuses to publish it.
+
+    The editor shows a saved segment's `error` on it in red (as it does wagtail-localize's own
+    errors), so the answer's `error` carries the message, in the translator's language.
+    """
+    response = edit_translation.edit_string_translation(request, translation_id, string_segment_id)
+    if request.method != "PUT" or response.status_code not in (200, 201):
+        return response
+    language = (
+        Translation.objects.filter(pk=translation_id)
+        .values_list("target_locale__language_code", flat=True)
+        .first()
+    )
+    if language and is_traditional_chinese(language):
+        problem = simplified_message(response.data.get("data") or "")
+        if problem:
+            response.data["error"] = problem
+    return response
