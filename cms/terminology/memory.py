@@ -1,7 +1,10 @@
 """Translation memory: published translations of English segments, found again exactly or fuzzily.
 
 Entries are copied from wagtail-localize's StringTranslation rows when a translated page is
-published (`record_published`), so the memory holds only text a reader can already see. Exact
+published (`record_published`), so the memory holds only text a reader can already see, and
+only reviewed text (cms.translation.review): a segment filled in automatically and published
+unreviewed (a sync's previous translation pairs new English with the old Chinese) would
+otherwise come back as an exact match. Exact
 matches are looked up by a hash of the segment's text in the database; fuzzy matches are scored
 with rapidfuzz against an in-process index of the locale's distinct English segments, rebuilt
 when the entries change.
@@ -15,12 +18,13 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from rapidfuzz import fuzz, process, utils
 from wagtail.models import Locale, Page
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
 
 from cms.translation.policy import translation_into
+from cms.translation.review import REVIEWED
 
 from .models import MemoryEntry
 
@@ -46,11 +50,14 @@ class MemoryMatch:
     page_id: int
 
 
-def translated_strings(translation: Translation, **filters) -> dict[tuple[int, int], str]:
+def translated_strings(
+    translation: Translation, *conditions: Q, **filters
+) -> dict[tuple[int, int], str]:
     """{(string id, context id): text} of the translations stored for `translation`'s segments."""
     return {
         (item.translation_of_id, item.context_id): item.data
         for item in StringTranslation.objects.filter(
+            *conditions,
             locale_id=translation.target_locale_id,
             context__object_id=translation.source.object_id,
             **filters,
@@ -67,7 +74,7 @@ def record_published(page: Page) -> int:
     segments = StringSegment.objects.filter(source=translation.source).select_related(
         "string", "context"
     )
-    translated = translated_strings(translation, has_error=False)
+    translated = translated_strings(translation, REVIEWED, has_error=False)
     entries = {}
     for segment in segments:
         target = translated.get((segment.string_id, segment.context_id))

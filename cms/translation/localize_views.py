@@ -10,11 +10,13 @@ at the same admin URLs (registered ahead of wagtail-localize's own in wagtail_ho
 - updating ("Sync translated pages") syncs as a draft, each changed segment starting from its
   previous translation (cms.translation.previous); "Publish immediately" is offered only to
   users who may publish every translation, and each is published through the policy's checks,
-  the zh-Hant guard included;
+  the zh-Hant guard included, unless it has texts nobody reviewed (those pre-filled ones);
 - converting a translation back into an alias is for administrators only;
 - stopping a translation, starting a stopped one again, or overriding one of its synchronized
   values (a figure's image), is for those who own the page's structure, not translators;
-- saving a text answers with its comment in the translator's language (cms.translation.comments).
+- saving a text answers with its comment in the translator's language (cms.translation.comments)
+  and, for a Traditional Chinese translation, what to write instead of any Simplified-only
+  character, which the editor shows on that segment.
 """
 
 from django.contrib import messages
@@ -36,6 +38,7 @@ from . import policy
 from .comments import localize_comments
 from .prefill import publish_translation
 from .previous import carry_over_previous_translations, segment_strings
+from .zh_hant import is_traditional_chinese, simplified_message
 
 # The action menu item and post field of wagtail-localize's "Start Synced translation".
 RESTART_FIELD = "localize-restart-translation"
@@ -126,6 +129,20 @@ class UpdateTranslationsView(update_translations.UpdateTranslationsView):
         if reason:
             messages.error(self.request, f"{target.get_admin_display_title()}: {reason}")
             return
+        if policy.unreviewed_question(target):
+            # Publishing unreviewed texts is asked in the translation editor, one page at a
+            # time; a sync pre-fills every changed segment, so it never publishes them unasked.
+            messages.warning(
+                self.request,
+                _("'{title}' was synced but not published: {errors}").format(
+                    title=target.get_admin_display_title(),
+                    errors=_(
+                        "some texts were filled in automatically; review them in the "
+                        "translation editor, then publish."
+                    ),
+                ),
+            )
+            return
         try:
             publish_translation(translation, user=self.request.user)
         except ValidationError as error:
@@ -212,10 +229,22 @@ def edit_override(request, translation_id: int, overridable_segment_id: int):
 
 
 def edit_string_translation(request, translation_id: int, string_segment_id: int):
-    """wagtail-localize's save or removal of one text, its answer's comment in the reader's
-    language: the editor shows that comment under the text it has just saved."""
+    """wagtail-localize's save or removal of one text, answered in the translator's language.
+
+    The answer's comment is localized (the editor shows it under the saved text). For a
+    Traditional Chinese translation, a saved text with Simplified-only characters gets an `error`
+    naming their Traditional forms: the editor shows a segment's `error` on it in red. The text
+    is kept as a draft; the zh-Hant guard refuses to publish it.
+    """
     response = edit_translation.edit_string_translation(request, translation_id, string_segment_id)
-    if isinstance(getattr(response, "data", None), dict) and "comment" in response.data:
-        translation = get_object_or_404(Translation, id=translation_id)
+    if not isinstance(getattr(response, "data", None), dict):
+        return response
+    translation = get_object_or_404(Translation, id=translation_id)
+    if "comment" in response.data:
         localize_comments([response.data], translation)
+    saved = request.method == "PUT" and response.status_code in (200, 201)
+    if saved and is_traditional_chinese(translation.target_locale.language_code):
+        problem = simplified_message(response.data.get("data") or "")
+        if problem:
+            response.data["error"] = problem
     return response

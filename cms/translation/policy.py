@@ -22,7 +22,10 @@ in Wagtail's own views. What they cannot express, and what wagtail-localize's vi
   request to check (see `cms.translation.pages`);
 - nothing untranslated goes live either: a translation with strings not yet translated is not
   published (its page would show them in English);
-- nor a translation whose English page is not live (a draft submitted for translation).
+- nor a translation whose English page is not live (a draft submitted for translation);
+- texts filled in automatically and not reviewed (machine, memory, a sync's previous
+  translation: cms.translation.review) go live only once the publisher confirms it
+  (`unreviewed_question`): asked before publishing, not refused.
 
 Users in no role (superusers, moderators) are limited only by Wagtail's own permissions.
 """
@@ -30,7 +33,7 @@ Users in no role (superusers, moderators) are limited only by Wagtail's own perm
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, Model, OuterRef
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from wagtail.models import Locale, Page
 from wagtail.permissions import policy_registry
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
@@ -38,6 +41,7 @@ from wagtail_localize.models import StringSegment, StringTranslation, Translatio
 from .content_checks import check_page, check_translation
 from .places import place_label
 from .roles import ROLES, SOURCE_LANGUAGE, TARGET_LANGUAGE, Role
+from .status import translation_status
 from .zh_hant import SimplifiedText
 
 GUARDED_LANGUAGE = TARGET_LANGUAGE
@@ -182,10 +186,12 @@ NAMED_AT_MOST = 5
 
 def listed(problems: list[str]) -> str:
     """`problems` for a message: the first NAMED_AT_MOST, and how many more there are."""
-    named = "; ".join(problems[:NAMED_AT_MOST])
+    separator = pgettext("between listed problems", "; ")  # full-width in Chinese
+    named = separator.join(problems[:NAMED_AT_MOST])
     more = len(problems) - NAMED_AT_MOST
     if more > 0:
-        named += "; " + ngettext("and %(count)d more", "and %(count)d more", more) % {"count": more}
+        more_text = ngettext("and %(count)d more", "and %(count)d more", more)
+        named += separator + more_text % {"count": more}
     return named
 
 
@@ -286,6 +292,27 @@ def publish_refusal(user, page: Page, translation: Translation | None = None) ->
     if findings:
         return guard_message(findings) + " " + _("Not published.")
     return None
+
+
+def unreviewed_question(page: Page) -> str | None:
+    """What to ask before publishing `page` while some of its texts are not reviewed, or None.
+
+    Asked, not refused: a translator may decide a machine translation is good enough. Counted
+    as the translation status counts them, so the question, the report and the API agree.
+    """
+    status = translation_status(page)
+    count = status.machine_segments if status is not None else 0
+    if not count:
+        return None
+    return ngettext(
+        "%(count)d text was filled in automatically (machine translation, translation memory "
+        "or the previous translation of changed English) and nobody has reviewed it. Publish "
+        "it as it is?",
+        "%(count)d texts were filled in automatically (machine translation, translation memory "
+        "or the previous translation of changed English) and nobody has reviewed them. Publish "
+        "them as they are?",
+        count,
+    ) % {"count": count}
 
 
 def may_publish(user, page: Page) -> bool:

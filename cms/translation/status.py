@@ -24,12 +24,15 @@ from django.utils.dateparse import parse_datetime
 from wagtail.models import Page, PageLogEntry
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
 
+from .review import REVIEWED
 from .tool_names import tool_name_for_display
 
 # Summary states, most urgent first; a front end badges anything but "up_to_date".
 OUT_OF_DATE = "out_of_date"
 INCOMPLETE = "incomplete"
-MACHINE = "machine"
+# Texts filled in automatically (a machine translator, the memory, or a sync's previous
+# translation) that no translator has saved since: not "machine", as often no machine made them.
+NEEDS_REVIEW = "needs_review"
 UNPUBLISHED = "unpublished"
 UP_TO_DATE = "up_to_date"
 
@@ -89,7 +92,7 @@ def summary_state(
     if translated < total:
         return INCOMPLETE
     if machine:
-        return MACHINE
+        return NEEDS_REVIEW
     if unpublished:
         return UNPUBLISHED
     return UP_TO_DATE
@@ -105,9 +108,9 @@ def segment_counts(translated: Q) -> dict[str, Coalesce]:
     """Segment counts of Translation rows: all, translated, and machine segments.
 
     A segment is translated when a string translation matching `translated` exists for it, and
-    a *machine segment* when that translation is still of the machine type: filled by a
-    machine translator, or a sync's previous translation (cms.translation.previous), and not
-    yet saved by a translator. The one definition the report, the API, the publish warning and
+    a *machine segment* when that translation is not reviewed (cms.translation.review): filled
+    by a machine translator, the memory, or a sync's previous translation, and not yet saved
+    by a translator. The one definition the report, the API, the publish warning and
     the translator's queue share.
 
     `translated` is a condition on StringTranslation; it may refer to the Translation row as
@@ -121,7 +124,7 @@ def segment_counts(translated: Q) -> dict[str, Coalesce]:
         locale_id=OuterRef(OuterRef("target_locale_id")),
         has_error=False,
     )
-    machine = done.filter(translation_type=StringTranslation.TRANSLATION_TYPE_MACHINE)
+    machine = done.exclude(REVIEWED)
     return {
         "total_segments": count_rows(segments),
         "translated_segments": count_rows(segments.filter(Exists(done))),

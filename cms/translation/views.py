@@ -21,7 +21,7 @@ from wagtail_localize.models import TranslationSource
 
 from .queue import may_work_the_queue
 from .selectors import status_report_pages, translated_pages
-from .status import MACHINE, OUT_OF_DATE, UP_TO_DATE, translation_statuses
+from .status import NEEDS_REVIEW, OUT_OF_DATE, UP_TO_DATE, translation_statuses
 from .sync import enqueue_translation_sync
 
 SYNC_PERMISSION = "wagtail_localize.submit_translation"
@@ -29,7 +29,7 @@ SYNC_PERMISSION = "wagtail_localize.submit_translation"
 STATE_LABELS = {
     OUT_OF_DATE: _("Out of date"),
     "incomplete": _("Incomplete"),
-    MACHINE: _("Machine translated"),
+    NEEDS_REVIEW: _("Needs review"),
     "unpublished": _("Not yet published"),
     UP_TO_DATE: _("Up to date"),
 }

@@ -9,10 +9,12 @@ and wrappers at their URLs.
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
+from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import include, path, reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from wagtail import hooks
 from wagtail.admin.menu import MenuItem
 from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
@@ -23,7 +25,6 @@ from . import bulk_actions, localize_views, policy, snippets_api, tree
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
 from .queue_views import OpenTranslationView, TranslationQueueView
-from .status import translation_status
 from .views import SYNC_PERMISSION, SyncOutOfDateView, TranslationStatusReportView
 from .zh_hant import is_traditional_chinese
 
@@ -169,10 +170,12 @@ def check_restart_translation(request, page):
 
 @hooks.register("before_edit_page", order=-1)
 def guard_traditional_chinese(request, page):
-    """Show the translator any Simplified characters, and refuse to publish them.
+    """Refuse to publish Simplified characters (the policy's refusal, said once).
 
     Runs before wagtail-localize's own hook, which replaces the edit view with its translation
-    editor for translated pages; that editor shows these messages above the segments.
+    editor for translated pages. The editor itself shows each segment's Simplified characters
+    and their Traditional forms, on the segment (templatetags/translation_policy.py), and
+    again when the segment is saved (localize_views.edit_string_translation).
     """
     if not is_traditional_chinese(page.locale.language_code):
         return None
@@ -184,34 +187,39 @@ def guard_traditional_chinese(request, page):
         if reason:
             messages.error(request, reason)
             return redirect(request.path)
-        warn_about_unreviewed_texts(request, page)
-        return None
-    if request.method == "GET":
-        findings = policy.guard_findings(page, translation)
-        if findings:
-            messages.warning(request, policy.guard_message(findings))
     return None
 
 
-def warn_about_unreviewed_texts(request, page: Page) -> None:
-    """On publish: how many texts go live as a machine or a sync's previous translation filled
-    them, not reviewed by the translator (advice, as the glossary's: it does not refuse)."""
-    status = translation_status(page)
-    count = status.machine_segments if status is not None else 0
-    if count:
-        messages.warning(
-            request,
-            ngettext(
-                "%(count)d text was filled in automatically (machine translation or the "
-                "previous translation of changed English) and not reviewed; it goes live as it "
-                "is.",
-                "%(count)d texts were filled in automatically (machine translation or the "
-                "previous translation of changed English) and not reviewed; they go live as "
-                "they are.",
-                count,
-            )
-            % {"count": count},
-        )
+# Posted with "Publish" once the publisher has confirmed publishing unreviewed texts.
+CONFIRM_UNREVIEWED = "confirm-unreviewed"
+
+
+@hooks.register("before_edit_page", order=-1)
+def confirm_unreviewed_publish(request, page):
+    """Publishing texts nobody reviewed asks first, on a page of its own (policy's question).
+
+    After the guard (registered above it), so a refused publish is refused without asking; ahead
+    of wagtail-localize's hook, whose translation editor would publish at once.
+    """
+    if request.method != "POST" or request.POST.get("action") != "publish":
+        return None
+    if request.POST.get(CONFIRM_UNREVIEWED) or policy.translation_into(page) is None:
+        return None
+    question = policy.unreviewed_question(page)
+    if question is None:
+        return None
+    return TemplateResponse(
+        request,
+        "translation/confirm_unreviewed_publish.html",
+        {
+            "page_title": _("Publish texts nobody reviewed?"),
+            "header_icon": "warning",
+            "question": question,
+            "page": page,
+            "confirm_field": CONFIRM_UNREVIEWED,
+            "edit_url": reverse("wagtailadmin_pages:edit", args=[page.pk]),
+        },
+    )
 
 
 @hooks.register("before_publish_page")

@@ -104,6 +104,11 @@ def to_traditional(text: str) -> str:
     return _to_traditional().convert(text)
 
 
+def traditional_forms(characters: list[str]) -> str:
+    """The Traditional form OpenCC gives each of `characters` (网络 -> 網絡), to suggest."""
+    return "".join(to_traditional(char) for char in characters)
+
+
 @dataclass(frozen=True)
 class SimplifiedText:
     """A piece of content that contains Simplified-only characters."""
@@ -113,10 +118,28 @@ class SimplifiedText:
     excerpt: str
 
     def __str__(self) -> str:
-        # In the reader's language: the translator's admin runs in zh-hant.
-        return gettext("{where}: {characters} in \u201c{excerpt}\u201d").format(
-            where=self.where, characters="".join(self.characters), excerpt=self.excerpt
+        # In the reader's language (the translator's admin runs in zh-hant), with the
+        # replacement, so the translator need not look it up.
+        return gettext(
+            "{where}: Simplified {characters} in “{excerpt}”; write {traditional}"
+        ).format(
+            where=self.where,
+            characters="".join(self.characters),
+            excerpt=self.excerpt,
+            traditional=traditional_forms(self.characters),
         )
+
+
+def simplified_message(text: str) -> str | None:
+    """What the translator is told about one text they saved, in their language; None when it
+    holds no Simplified-only character. The text is in front of them, so it names only the
+    characters and their Traditional forms."""
+    characters = find_simplified(text)
+    if not characters:
+        return None
+    return gettext(
+        "Simplified Chinese {characters}: write {traditional} instead. It cannot be published."
+    ).format(characters="".join(characters), traditional=traditional_forms(characters))
 
 
 def _excerpt(text: str, char: str, width: int = 12) -> str:

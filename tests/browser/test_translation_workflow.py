@@ -149,7 +149,7 @@ def test_an_english_edit_reaches_the_chinese_api(
     translator.wait_for_url("**/reports/translation-status/**")
     report_row = translator.locator("tr", has_text=zh_digest.title)
     # The changed segment starts from its previous translation, counted as one to review.
-    assert "machine translated" in report_row.inner_text().lower()
+    assert "needs review" in report_row.inner_text().lower()
     assert "100%" in report_row.inner_text()
     screenshots(translator, "report-after-sync")
 
@@ -159,11 +159,15 @@ def test_an_english_edit_reaches_the_chinese_api(
     assert translator.locator("li.incomplete").count() == 0
     changed = translator.locator("li", has_text=CHANGED_EN).last
     assert "previous translation" in changed.inner_text()
+    # Pre-filled, not reviewed: drawn apart from the reviewed segments (no green tick).
+    unreviewed = translator.locator("li.errored", has_text="Not reviewed yet")
+    assert unreviewed.count() == 1 and CHANGED_EN in unreviewed.inner_text()
     screenshots(translator, "editor-one-segment-to-review")
     changed.get_by_role("button", name="Edit").click()
     changed.locator("textarea").fill(CHANGED_ZH)
     translator.get_by_role("button", name="Save").click()
     translator.wait_for_selector("text=" + CHANGED_ZH)
+    assert translator.locator("li.errored").count() == 0
     screenshots(translator, "translator-translated")
     translator.locator('button[name="action"][value="publish"]').click()
     translator.wait_for_selector(".messages .success, .messages li.success")

@@ -1,7 +1,13 @@
-"""The translator sees Simplified characters in the editor and cannot publish them."""
+"""The translator sees Simplified characters on their segment in the editor, cannot publish them."""
+
+import html
+import json
+import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
+from wagtail.users.models import UserProfile
 from wagtail_localize.models import StringTranslation
 
 from cms.digests.models import DigestPage
@@ -16,15 +22,45 @@ def simplified_summary(digest_en, zh_locale):
     ).update(data="说明资料中心網路")
 
 
-def test_editor_warns_about_simplified_characters(
-    client, translator, digest_zh, simplified_summary
+def editor_props(response) -> dict:
+    match = re.search(
+        r'class="js-translation-editor" data-props="([^"]*)"', response.content.decode()
+    )
+    assert match, "no translation editor on the page"
+    return json.loads(html.unescape(match.group(1)))
+
+
+def summary_error(response) -> str:
+    """The error the editor shows on the summary's segment."""
+    props = editor_props(response)
+    summary = next(s for s in props["segments"] if s.get("contentPath") == "summary")
+    return next(t for t in props["initialStringTranslations"] if t["segment_id"] == summary["id"])[
+        "error"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("language", "expected", "absent"),
+    [
+        ("en", "Simplified Chinese 说资: write 說資 instead.", "簡體字"),
+        ("zh-hant", "簡體字「说资」請改為「說資」；", "Simplified"),  # noqa: RUF001
+    ],
+)
+def test_editor_shows_simplified_characters_once_on_their_segment(
+    client, translator, digest_zh, simplified_summary, language, expected, absent
 ):
+    profile = UserProfile.get_for_user(translator)
+    profile.preferred_language = language
+    profile.save()
     client.force_login(translator)
     response = client.get(reverse("wagtailadmin_pages:edit", args=[digest_zh.pk]))
     assert response.status_code == 200
-    html = response.content.decode()
-    assert "Simplified Chinese characters found" in html
-    assert "Summary: 说资" in html  # the field as the editor labels it
+
+    error = summary_error(response)
+    assert expected in error and absent not in error
+    # Said on the segment only, not again above the editor.
+    page_text = response.content.decode().split("js-translation-editor")[0]
+    assert "说资" not in page_text
 
 
 def test_publishing_simplified_text_is_refused(
@@ -78,22 +114,35 @@ def test_publishing_a_translation_with_untranslated_texts_is_refused(
     assert page.summary != digest_en.summary
 
 
-def test_publishing_texts_nobody_reviewed_says_how_many(
-    client, translator, digest_en, digest_zh, zh_locale, django_capture_on_commit_callbacks
+@pytest.mark.parametrize("role", ["translator", "administrator"])
+def test_publishing_texts_nobody_reviewed_asks_first(
+    request, client, role, digest_en, digest_zh, zh_locale, django_capture_on_commit_callbacks
 ):
-    """A sync's previous translation (or a machine's) goes live if the translator publishes
-    it, but they are told it was not reviewed."""
+    """A sync's previous translation (or a machine's) goes live only once the publisher says
+    so: the first "Publish" asks, and publishes nothing."""
     StringTranslation.objects.filter(
         locale=zh_locale, context__object_id=digest_en.translation_key, context__path="summary"
     ).update(translation_type=StringTranslation.TRANSLATION_TYPE_MACHINE)
-    client.force_login(translator)
+    if role == "translator":
+        user = request.getfixturevalue("translator")
+    else:  # editors publish English only; administrators publish both
+        user = get_user_model().objects.create_superuser("admin", "admin@example.com", "pw")
+    client.force_login(user)
     url = reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
     before = DigestPage.objects.get(pk=digest_zh.pk).live_revision_id
 
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(url, {"action": "publish"}, follow=True)
+        asked = client.post(url, {"action": "publish"})
 
-    assert "1 text was filled in automatically" in response.content.decode()
+    assert asked.status_code == 200
+    assert "1 text was filled in automatically" in asked.content.decode()
+    assert 'name="confirm-unreviewed"' in asked.content.decode()
+    assert DigestPage.objects.get(pk=digest_zh.pk).live_revision_id == before
+
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed = client.post(url, {"action": "publish", "confirm-unreviewed": "1"})
+
+    assert confirmed.status_code == 302
     assert DigestPage.objects.get(pk=digest_zh.pk).live_revision_id != before
 
 
@@ -108,4 +157,4 @@ def test_a_refusal_names_five_places_and_counts_the_rest():
     assert listed(places[:5]) == "; ".join(places[:5])
     assert listed(places) == "; ".join(places[:5]) + "; and 2 more"
     with translation.override("zh-hant"):
-        assert listed(places).endswith("; 還有 2 項")
+        assert listed(places).endswith("说；還有 2 項")  # noqa: RUF001

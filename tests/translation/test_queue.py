@@ -317,9 +317,11 @@ def test_a_started_translation_is_listed_once_in_the_status_report(
 
 
 def publish_in_translation_editor(client, page: Page, capture) -> None:
+    """Publish, confirming any texts nobody reviewed (asked first: test_guard_hook)."""
     with capture(execute=True):  # wagtail-localize publishes on commit
         response = client.post(
-            reverse("wagtailadmin_pages:edit", args=[page.pk]), {"action": "publish"}
+            reverse("wagtailadmin_pages:edit", args=[page.pk]),
+            {"action": "publish", "confirm-unreviewed": "1"},
         )
     assert response.status_code == 302
 

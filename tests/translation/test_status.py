@@ -118,7 +118,7 @@ def test_machine_translated_pages_are_flagged(digest_en, digest_zh):
     ).update(translation_type="machine", tool_name="DeepL", last_translated_by=None)
     status = translation_status(digest_zh)
     assert (status.state, status.machine_segments, status.translated_by) == (
-        "machine",
+        "needs_review",
         2,
         "DeepL",
     )

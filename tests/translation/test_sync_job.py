@@ -69,7 +69,7 @@ def test_the_job_syncs_and_keeps_unchanged_segments(three_changed_digests):
     # The changed summary starts from its previous translation, marked for review.
     statuses = translation_statuses(_zh(three_changed_digests))
     assert {(s.state, s.percent_translated, s.machine_segments) for s in statuses.values()} == {
-        ("machine", 100, 1)
+        ("needs_review", 100, 1)
     }
     for page in three_changed_digests:
         carried = StringTranslation.objects.get(

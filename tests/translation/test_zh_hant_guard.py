@@ -36,4 +36,4 @@ def test_command_fails_naming_the_page_and_text(capsys):
         call_command("check_zh_hant")
     out = capsys.readouterr().out
     assert page.title in out
-    assert "Summary: 资" in out
+    assert "Summary: Simplified 资" in out

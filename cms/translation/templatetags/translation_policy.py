@@ -5,7 +5,11 @@ from props its view builds, offering "Stop Synced translation", "Convert to alia
 "Change image" or "Edit" on every synchronized value to anyone who may edit the page. Our views
 refuse them (cms.translation.localize_views); the body classes here let the admin stylesheet
 leave out the footer actions (drawn whatever the props say), and the props themselves are
-rewritten to leave out the synchronized values the user may not override.
+rewritten to leave out the synchronized values the user may not override, and to mark the
+segments the translator still has to look at: texts filled in automatically and not reviewed
+(cms.translation.review), and Simplified-only characters in Traditional Chinese, with their
+Traditional forms (cms.translation.zh_hant). The editor draws a segment's `error` in red on the
+segment, in place of the green tick of a reviewed one.
 """
 
 import json
@@ -14,6 +18,8 @@ from django import template
 from wagtail.models import Page
 
 from .. import policy
+from ..review import unreviewed_notes
+from ..zh_hant import is_traditional_chinese, simplified_message
 
 register = template.Library()
 
@@ -35,15 +41,31 @@ def refused_translation_actions(user, instance) -> str:
 
 @register.simple_tag
 def translation_editor_props(props: str, user, instance) -> str:
-    """The editor's props (JSON) without the synchronized values `user` may not override.
+    """The editor's props (JSON) as `user` should see them.
 
-    The editor has no read-only state for one segment (only for a locked page), so those
-    segments and their overrides are left out: the translator has nothing to do with them, and
-    the page keeps them as in English (or as an administrator overrode them).
+    The editor has no read-only state for one segment (only for a locked page), so the
+    synchronized values the user may not override and their overrides are left out: the
+    translator has nothing to do with them, and the page keeps them as in English (or as an
+    administrator overrode them). Segments that need the translator get a note (`marked`).
     """
-    if not isinstance(instance, Page) or policy.may_override_synchronized(user, instance):
-        return props
     data = json.loads(props)
-    data["segments"] = [s for s in data["segments"] if s["type"] != SYNCHRONIZED_SEGMENT]
-    data["initialOverrides"] = []  # every override is of a synchronized value
+    if isinstance(instance, Page) and not policy.may_override_synchronized(user, instance):
+        data["segments"] = [s for s in data["segments"] if s["type"] != SYNCHRONIZED_SEGMENT]
+        data["initialOverrides"] = []  # every override is of a synchronized value
+    translation = policy.translation_into(instance) if isinstance(instance, Page) else None
+    if translation is not None:
+        marked(data["initialStringTranslations"], translation)
     return json.dumps(data)
+
+
+def marked(strings: list[dict], translation) -> None:
+    """Give each saved segment that needs the translator an error the editor shows on it: a
+    Simplified-only character first (it blocks publishing), else not reviewed yet. Errors
+    wagtail-localize found itself are left as they are."""
+    notes = unreviewed_notes(translation)
+    guarded = is_traditional_chinese(translation.target_locale.language_code)
+    for string in strings:
+        if string.get("error"):
+            continue
+        problem = simplified_message(string["data"]) if guarded else None
+        string["error"] = problem or notes.get(string["segment_id"]) or string.get("error")
