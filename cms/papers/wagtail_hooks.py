@@ -1,23 +1,45 @@
 """Papers in the admin: a snippet listing editors can filter by venue and year, and a chooser
 that creates a paper where a digest needs one (cms/papers/chooser.py)."""
 
+from django.templatetags.static import static
 from django.utils.functional import cached_property
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from wagtail import hooks
 from wagtail.snippets.models import register_snippet
 from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
+
+from cms.snippet_bulk_actions import PermittedBulkActionsMixin
 
 from .chooser import PaperChooserViewSet
 from .extensions import listing_header_buttons
 from .models import Paper
 from .selectors import search_papers
 
+PHONE_COLUMN_CLASSES = {
+    "title": "papers-listing__title",
+    "venue": "papers-listing__secondary",
+    "doi": "papers-listing__secondary",
+}
 
-class PaperIndexView(IndexView):
-    """The Papers listing, with the header buttons other apps register (extensions.py)."""
+
+class PaperIndexView(PermittedBulkActionsMixin, IndexView):
+    """The Papers listing, with the header buttons other apps register (extensions.py), and
+    bulk actions only for those who may carry them out (editors may not delete papers)."""
 
     @cached_property
     def header_buttons(self):
         return [*super().header_buttons, *listing_header_buttons(self.request)]
+
+    @cached_property
+    def columns(self):
+        """Classes for the phone layout (papers/admin.css): the title keeps the width."""
+        columns = super().columns
+        for column in columns:
+            role = PHONE_COLUMN_CLASSES.get(column.name)
+            if role:
+                column.classname = " ".join(filter(None, [column.classname, role]))
+        return columns
 
     def search_queryset(self, queryset):
         return search_papers(queryset, self.search_query) if self.is_searching else queryset
@@ -42,3 +64,8 @@ class PaperViewSet(SnippetViewSet):
 
 
 register_snippet(PaperViewSet)
+
+
+@hooks.register("insert_global_admin_css")
+def papers_admin_css():
+    return format_html('<link rel="stylesheet" href="{}">', static("papers/admin.css"))

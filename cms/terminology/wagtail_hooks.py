@@ -11,14 +11,16 @@ from wagtail.admin.widgets import HeaderButton
 from wagtail.snippets.models import register_snippet
 from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
 
+from cms.snippet_bulk_actions import PermittedBulkActionsMixin
 from cms.translation.policy import translation_into
 
 from . import checks, views
 from .models import GlossaryTerm
 
 
-class GlossaryIndexView(IndexView):
-    """The glossary listing, with its exchange formats and the check at hand."""
+class GlossaryIndexView(PermittedBulkActionsMixin, IndexView):
+    """The glossary listing, with its exchange formats and the check at hand (editors, who
+    only read it, get no bulk bar)."""
 
     @property
     def header_buttons(self):

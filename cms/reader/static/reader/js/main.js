@@ -5,7 +5,7 @@
 import { previewPage } from "./api.js";
 import { h } from "./dom.js";
 import { HTML_LANG, language, languageToShow, otherLanguage, setLanguage, shellLanguage, t } from "./i18n.js";
-import { addressIn, pageHref, splitPath } from "./urls.js";
+import { addressIn, localizedPath, pageHref, splitPath } from "./urls.js";
 import { loadDigest, renderDigest } from "./views/digest.js";
 import { loadIndex, renderIndex } from "./views/index.js";
 import { loadTopic, renderTopic } from "./views/topic.js";
@@ -62,7 +62,9 @@ async function previewView() {
     rendered = renderDigest(await loadDigest(page.meta.locale, null, null, page), { home });
   }
   if (!rendered) return null;
-  rendered.view.prepend(h("p", { class: "preview-banner", role: "note" }, t("preview")));
+  // A page never published has no version readers see: say so rather than "still see".
+  const banner = page.meta.first_published_at ? t("preview") : t("previewNeverPublished");
+  rendered.view.prepend(h("p", { class: "preview-banner", role: "note" }, banner));
   return rendered;
 }
 
@@ -106,6 +108,15 @@ function updateChrome() {
     button.setAttribute("aria-pressed", String(button.dataset.lang === language()));
     button.hidden = isPreview;
   }
+  // Each language has its own feed (/feed.atom, /zh-hant/feed.atom): the one shown, for
+  // feed readers (the <link rel=alternate>) and for people (the footer's link).
+  const feed = localizedPath(language(), "/feed.atom");
+  const alternate = document.querySelector("[data-feed-alternate]");
+  alternate.setAttribute("href", feed);
+  alternate.setAttribute("title", `${t("siteTitle")} (Atom)`);
+  const feedLink = document.querySelector("[data-feed-link]");
+  feedLink.setAttribute("href", feed);
+  feedLink.textContent = t("feed");
 }
 
 /**

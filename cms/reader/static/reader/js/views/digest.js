@@ -1,4 +1,4 @@
-// One digest: both titles, venue and reading time, the summary, the synced paper metadata, the body.
+// One digest: both titles, venue and reading time, the summary, the body, the synced paper metadata.
 
 import { listPages } from "../api.js";
 import { h } from "../dom.js";
@@ -52,8 +52,10 @@ export function renderDigest({ digest, translation, other }, { home }) {
       h("p", { class: "meta" }, [venueLine(digest.paper), readingTime(digest.reading_minutes)].filter(Boolean).join(" · ")),
     ),
     h("p", { class: "lead" }, digest.summary),
-    digest.paper ? paperSection(digest.paper) : null,
+    // The digest's own text comes first: the paper's metadata (authors, links, abstract) is
+    // reference material, and on a phone it used to push the text two screens down.
     digest.body?.length ? h("div", { class: "prose" }, renderBlocks(digest.body)) : null,
+    digest.paper ? paperSection(digest.paper) : null,
   );
   return { title: `${digest.short_name} · ${digest.title}`, view };
 }

@@ -1,4 +1,5 @@
-// The site index: title, intro, counts, topic navigation, a live filter, and one card per digest.
+// The site index: title, intro, counts, topic navigation, a live filter, and one card per digest
+// under its topic (with the topic's chapter to finish first, where it names one).
 
 import { listPages, findPage } from "../api.js";
 import { h } from "../dom.js";
@@ -13,7 +14,7 @@ export async function loadIndex(lang, draft = null) {
   const other = otherLanguage(lang);
   const [page, topics, digests, otherDigests] = await Promise.all([
     draft || findPage({ type: "digests.DigestIndexPage", locale: lang, fields: "_,id,title,intro" }),
-    listPages({ type: "digests.TopicPage", locale: lang, fields: "_,id,title,slug" }),
+    listPages({ type: "digests.TopicPage", locale: lang, fields: "_,id,title,slug,finish_first" }),
     listPages({ type: "digests.DigestPage", locale: lang, fields: CARD_FIELDS }),
     listPages({ type: "digests.DigestPage", locale: other, fields: "_,title,slug,summary,topic" }),
   ]);
@@ -93,6 +94,10 @@ function topicSection(topic, cards, data) {
     "section",
     { class: "topic-section", "aria-labelledby": headingId },
     h("h2", { id: headingId }, h("a", { href: pageHref(`/${topic.meta.slug}/`), "data-route": true }, topic.title)),
+    // Only a topic whose editors named a chapter to finish first says so: no empty promise.
+    topic.finish_first
+      ? h("p", { class: "topic-section__finish-first" }, h("strong", {}, `${t("finishFirst")}${t("labelEnd")}`), topic.finish_first)
+      : null,
     h("ul", { class: "cards" }, cards.map((card) => digestCard(card, data))),
   );
 }

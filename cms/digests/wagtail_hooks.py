@@ -1,0 +1,14 @@
+"""Admin wiring of the digest pages: their create view (cms.digests.admin_views)."""
+
+from wagtail import hooks
+
+from .admin_views import ProjectPageViewSet
+from .models import DigestIndexPage, DigestPage, TopicPage
+
+
+@hooks.register("register_admin_viewset")
+def register_page_viewsets() -> list[ProjectPageViewSet]:
+    return [
+        ProjectPageViewSet(f"{model._meta.model_name}_pages", model=model)
+        for model in (DigestIndexPage, TopicPage, DigestPage)
+    ]
