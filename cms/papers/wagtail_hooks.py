@@ -9,7 +9,7 @@ from wagtail import hooks
 from wagtail.snippets.models import register_snippet
 from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
 
-from cms.snippet_bulk_actions import PermittedBulkActionsMixin
+from cms.ops.snippet_bulk_actions import PermittedBulkActionsMixin
 
 from .chooser import PaperChooserViewSet
 from .extensions import listing_header_buttons

@@ -11,7 +11,7 @@ from wagtail.admin.widgets import HeaderButton
 from wagtail.snippets.models import register_snippet
 from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
 
-from cms.snippet_bulk_actions import PermittedBulkActionsMixin
+from cms.ops.snippet_bulk_actions import PermittedBulkActionsMixin
 from cms.translation.policy import translation_into
 
 from . import checks, views
