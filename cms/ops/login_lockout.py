@@ -13,7 +13,7 @@ is past that whenever it is returned.
 from __future__ import annotations
 
 from axes.helpers import get_cool_off
-from axes.models import AccessAttempt
+from axes.models import AccessAttempt, AccessBase
 from django.conf import settings
 from django.db.models import Sum
 from django.http import HttpRequest
@@ -34,14 +34,14 @@ def address_failures(address: str, request: HttpRequest | None = None) -> int:
 
 
 def lockout_parameters(
-    request_or_attempt: HttpRequest | AccessAttempt, credentials: dict | None = None
+    request_or_attempt: HttpRequest | AccessBase, credentials: dict | None = None
 ) -> list[str | list[str]]:
     """The pair always; the address too once it has reached its own, higher limit."""
-    if isinstance(request_or_attempt, HttpRequest):
+    if isinstance(request_or_attempt, AccessBase):
+        address, request = request_or_attempt.ip_address, None
+    else:  # a Django request, or one wrapped by DRF
         address = getattr(request_or_attempt, "axes_ip_address", None)
         request = request_or_attempt
-    else:
-        address, request = request_or_attempt.ip_address, None
     if address and address_failures(address, request) >= settings.AXES_ADDRESS_FAILURE_LIMIT:
         return [USER_AT_ADDRESS, ADDRESS]
     return [USER_AT_ADDRESS]

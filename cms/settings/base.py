@@ -186,7 +186,14 @@ CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
 CORS_ALLOW_HEADERS = (*cors_default_headers, "if-none-match")
 CORS_EXPOSE_HEADERS = ["ETag", "X-Request-ID"]
 
-REST_FRAMEWORK = {"DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]}
+# DRF's default authenticators add Basic authentication, which the API never needs: a password
+# in each request is one more place to guess it, outside the login form and its lockout. The
+# signed-in session stays (it lets a reader see the login-restricted pages; the admin's API and
+# wagtail-localize's use it); the preview authorises by its signed token.
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+}
 
 # Background work: with REDIS_URL unset, tasks run in-process and nothing else is needed.
 REDIS_URL = os.environ.get("REDIS_URL", "")
