@@ -24,6 +24,7 @@ from wagtail.search.index import insert_or_update_object
 
 from cms.db import serialize_transactions, update_rows
 from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
+from cms.papers.one_line import one_line
 from cms.papers.serializers import PAPER_PREFETCH
 from cms.papers.signals import papers_changed
 
@@ -103,6 +104,32 @@ def _refuse_taken_dois(planned: list[_Planned], claimed: dict[str, int]) -> None
 # -- writing ---------------------------------------------------------------------------------
 
 
+def _one_line_author(author: dict) -> dict:
+    return {
+        **author,
+        "name": one_line(author["name"]),
+        "given": one_line(author["given"]),
+        "family": one_line(author["family"]),
+        "affiliations": [one_line(name) for name in author["affiliations"]],
+    }
+
+
+# The fields whose text a citation prints line by line, and how each is put on one line.
+_ONE_LINE = {
+    "title": one_line,
+    "authors": lambda authors: [_one_line_author(author) for author in authors],
+    "affiliations": lambda names: [one_line(name) for name in names],
+    "links": lambda links: [{**link, "label": one_line(link["label"])} for link in links],
+}
+
+
+def _as_written(change: FieldChange) -> FieldChange:
+    """`change` as it may be stored: titles and names without line breaks or control
+    characters (cms.papers.one_line), whatever a source sent."""
+    clean = _ONE_LINE.get(change.field)
+    return dataclasses.replace(change, new=clean(change.new)) if clean else change
+
+
 def _replace_authors(paper: Paper, authors: list[dict], updates: list, creates: list) -> list:
     """Rewrite the author rows in place (same count is the usual case); rows left over go."""
     rows = list(paper.authors.all())
@@ -152,6 +179,7 @@ def apply_changes(*, items: list[_Planned], run: SyncRun | None, fetched_at: str
     for item in items:
         if not item.changes:
             continue
+        item.changes = [_as_written(change) for change in item.changes]
         paper = item.paper
         provenance = dict(paper.provenance or {})
         for change in item.changes:
@@ -484,7 +512,7 @@ def paper_create_from_lookup(*, found: Found) -> tuple[Paper, bool]:
             if existing is not None:
                 return existing, False
             paper = Paper.objects.create(
-                title=found.title[:500], venue=found.venue, year=found.year
+                title=one_line(found.title)[:500], venue=found.venue, year=found.year
             )
             changes = [
                 *found.changes,

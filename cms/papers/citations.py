@@ -35,6 +35,7 @@ from pylatexenc.latexencode import (
     get_builtin_conversion_rules,
 )
 
+from .one_line import one_line
 from .selectors import paper_parts
 
 if TYPE_CHECKING:
@@ -114,11 +115,15 @@ def _ascii_word(text: str) -> str:
 
 
 def csl_item(paper: Paper) -> dict[str, Any]:
-    """The paper as one CSL-JSON item (CSL data schema 1.0), the source of every other format."""
+    """The paper as one CSL-JSON item (CSL data schema 1.0), the source of every other format.
+
+    Every text is put on one line (cms.papers.one_line): RIS and the formatted text are read
+    line by line, and a row stored before titles and names were held to one line must not be
+    able to end a record and forge another."""
     item: dict[str, Any] = {
         "id": citation_key(paper),
         "type": "paper-conference",
-        "title": paper.title,
+        "title": one_line(paper.title),
         "author": [_csl_name(author) for author in paper_parts(paper).authors],
         "issued": {"date-parts": [[paper.year]]},
         "container-title": paper.venue_proper_name,
@@ -129,21 +134,21 @@ def csl_item(paper: Paper) -> dict[str, Any]:
     if paper.track:
         item["genre"] = paper.track
     if paper.doi:
-        item["DOI"] = paper.doi
+        item["DOI"] = one_line(paper.doi)
     else:
         url = paper_url(paper)
         if url:
-            item["URL"] = url
+            item["URL"] = one_line(url)
     return item
 
 
 def _csl_name(author: dict[str, Any]) -> dict[str, str]:
     if author["family"]:
-        name = {"family": author["family"]}
+        name = {"family": one_line(author["family"])}
         if author["given"]:
-            name["given"] = author["given"]
+            name["given"] = one_line(author["given"])
         return name
-    return {"literal": author["name"]}
+    return {"literal": one_line(author["name"])}
 
 
 def as_csl_json(paper: Paper) -> str:
@@ -246,7 +251,7 @@ def as_ris(paper: Paper) -> str:
         record["publisher"] = item["publisher"]
     if "DOI" in item:
         record["doi"] = item["DOI"]
-    url = item.get("URL") or paper_url(paper)
+    url = item.get("URL") or one_line(paper_url(paper))
     if url:
         record["urls"] = [url]
     return rispy.dumps([record], implementation=RisRecordWriter)

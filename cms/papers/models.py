@@ -14,6 +14,7 @@ from wagtail.models import Orderable
 from wagtail.search import index
 
 from .forms import PaperForm
+from .one_line import has_breaking_characters, validate_one_line
 from .serializers import PaperPartField
 
 
@@ -76,7 +77,12 @@ def validate_year(value: int) -> None:
 class Paper(index.Indexed, ClusterableModel):
     """A published paper; digests in both languages point at the same row."""
 
-    title = models.CharField(_("title"), max_length=500, help_text=_("The title as published."))
+    title = models.CharField(
+        _("title"),
+        max_length=500,
+        validators=[validate_one_line],
+        help_text=_("The title as published."),
+    )
     venue = models.CharField(_("venue"), max_length=16, choices=Venue.choices)
     year = models.PositiveSmallIntegerField(_("year"), validators=[validate_year])
     track = models.CharField(
@@ -194,9 +200,13 @@ class PaperAuthor(Orderable):
     """One author in printed order, with their affiliations at the time of the paper."""
 
     paper = ParentalKey(Paper, on_delete=models.CASCADE, related_name="authors")
-    name = models.CharField(_("name"), max_length=200)
-    given = models.CharField(_("given name"), max_length=200, blank=True)
-    family = models.CharField(_("family name"), max_length=200, blank=True)
+    name = models.CharField(_("name"), max_length=200, validators=[validate_one_line])
+    given = models.CharField(
+        _("given name"), max_length=200, blank=True, validators=[validate_one_line]
+    )
+    family = models.CharField(
+        _("family name"), max_length=200, blank=True, validators=[validate_one_line]
+    )
     orcid = models.CharField(_("ORCID"), max_length=19, blank=True)
     affiliations = models.JSONField(_("affiliations"), default=list, blank=True)
 
@@ -224,6 +234,11 @@ class PaperAuthor(Orderable):
             errors["affiliations"] = _(
                 'List the institutions as JSON text in square brackets, e.g. ["MIT", "Google"].'
             )
+        elif any(has_breaking_characters(name) for name in affiliations):
+            errors["affiliations"] = _(
+                "Write each institution on one line: line breaks, tabs and control characters "
+                "are not allowed."
+            )
         if self.orcid and not ORCID.fullmatch(self.orcid):
             errors["orcid"] = _(
                 "An ORCID iD is four groups of four digits, e.g. 0000-0002-1825-0097."
@@ -236,7 +251,7 @@ class PaperAffiliation(Orderable):
     """An institution as the site prints it, in printed order ("et al." marks a cut list)."""
 
     paper = ParentalKey(Paper, on_delete=models.CASCADE, related_name="affiliations")
-    name = models.CharField(_("institution"), max_length=300)
+    name = models.CharField(_("institution"), max_length=300, validators=[validate_one_line])
 
     panels = [FieldPanel("name")]
 
@@ -252,7 +267,7 @@ class PaperLink(Orderable):
     """A link to the paper elsewhere: publisher page, PDF, slides, code."""
 
     paper = ParentalKey(Paper, on_delete=models.CASCADE, related_name="links")
-    label = models.CharField(_("label"), max_length=100)
+    label = models.CharField(_("label"), max_length=100, validators=[validate_one_line])
     url = models.URLField(_("URL"), max_length=1000)
 
     panels = [FieldRowPanel([FieldPanel("label"), FieldPanel("url")])]

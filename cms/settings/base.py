@@ -192,7 +192,14 @@ CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
 CORS_ALLOW_HEADERS = (*cors_default_headers, "if-none-match")
 CORS_EXPOSE_HEADERS = ["ETag", "X-Request-ID"]
 
-REST_FRAMEWORK = {"DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]}
+# DRF's default authenticators add Basic authentication, which the API never needs: a password
+# in each request is one more place to guess it, outside the login form and its lockout. The
+# signed-in session stays (it lets a reader see the login-restricted pages; the admin's API and
+# wagtail-localize's use it); the preview authorises by its signed token.
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+}
 
 # Background work: with REDIS_URL unset, tasks run in-process and nothing else is needed.
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -267,13 +274,17 @@ TRUSTED_PROXY_COUNT = int(
 TRUSTED_PROXY_ADDRESSES = env_list("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
 
-# Login brute-force protection (django-axes): AXES_FAILURE_LIMIT failed logins lock out the
-# user name (from anywhere) and the client address (for any user name) for AXES_COOLOFF_HOURS.
+# Login brute-force protection (django-axes): AXES_FAILURE_LIMIT failed logins lock out that
+# user name from that client address, and AXES_ADDRESS_FAILURE_LIMIT (higher) failed logins lock
+# out the address for any user name, for AXES_COOLOFF_HOURS (cms/ops/login_lockout.py).
 # Admins see and lift lockouts under Settings > Login lockouts (cms/ops/lockouts.py), or run
 # `manage.py axes_reset_username NAME` / `axes_reset_ip ADDRESS` / `axes_reset`.
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "1"))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_ADDRESS_FAILURE_LIMIT = max(
+    int(os.environ.get("AXES_ADDRESS_FAILURE_LIMIT", "50")), AXES_FAILURE_LIMIT
+)
+AXES_LOCKOUT_PARAMETERS = "cms.ops.login_lockout.lockout_parameters"
 # A successful login does not clear the failures: with it, one valid account would let its
 # holder reset the count of the address it shares with the user name being guessed.
 AXES_RESET_ON_SUCCESS = False

@@ -21,6 +21,12 @@ and its `id` if it has one. It adds and updates, never deletes; a row updates th
 same English in any capitalisation (and takes the file's spelling), as the glossary holds one
 term per English phrase whatever its case rule. Refused unread: a file above MAX_UPLOAD_BYTES.
 Refused naming the line: a CSV with a NUL, or a field longer than csv.field_size_limit().
+
+The exported CSV is opened in spreadsheets, which run a cell starting with `=`, `+`, `-`, `@`
+(or a tab or carriage return before one) as a formula: `=HYPERLINK(...)` in a note would be a
+live link in a reviewer's sheet. Such a cell is written with a leading `'` (OWASP's advice for
+CSV injection), which spreadsheets show as text, and an import takes that `'` off again, so a
+glossary goes out and back in unchanged.
 """
 
 import csv
@@ -75,12 +81,34 @@ class TermRow:
     where: str = ""  # "Line 3", "Term entry 2 (id “t2”)": how errors name the row
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+TEXT_MARK = "'"
+
+
+def as_spreadsheet_text(value: str) -> str:
+    """`value` as a cell no spreadsheet runs as a formula (see the module's docstring)."""
+    return TEXT_MARK + value if value.startswith(FORMULA_STARTS) else value
+
+
+def from_spreadsheet_text(value: str) -> str:
+    """`value` with the mark `as_spreadsheet_text` added taken off again."""
+    if value.startswith(TEXT_MARK) and value[1:].startswith(FORMULA_STARTS):
+        return value[1:]
+    return value
+
+
 def export_csv(terms) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_FIELDS)
     writer.writerows(
-        [t.english, t.chinese, t.note, str(t.case_sensitive).lower(), "|".join(t.forbidden)]
+        [
+            as_spreadsheet_text(t.english),
+            as_spreadsheet_text(t.chinese),
+            as_spreadsheet_text(t.note),
+            str(t.case_sensitive).lower(),
+            as_spreadsheet_text("|".join(t.forbidden)),
+        ]
         for t in terms
     )
     return out.getvalue()
@@ -131,7 +159,7 @@ def parse_csv(text: str) -> list[TermRow]:
         )
     rows = []
     for number, fields in records:
-        record = dict(zip(header, fields, strict=False))
+        record = dict(zip(header, map(from_spreadsheet_text, fields), strict=False))
         case_rule = (record.get("case_sensitive") or "false").strip().lower()
         if case_rule not in ("true", "false"):
             raise GlossaryImportError(

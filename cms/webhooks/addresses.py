@@ -24,6 +24,20 @@ class UnsafeURL(ValueError):
 
 # NAT64's well-known prefix (RFC 6052): the last 32 bits are the IPv4 address reached.
 NAT64_PREFIX = ipaddress.ip_network("64:ff9b::/96")
+# IPv6 forms that carry an IPv4 address and are never global, whatever that address is (the
+# `ipaddress` module of some Pythons calls them global): IPv4-compatible addresses (`::a.b.c.d`,
+# deprecated by RFC 4291), SIIT's IPv4-translated addresses (`::ffff:0:a.b.c.d`, RFC 2765), and
+# NAT64's local-use prefix (RFC 8215), which a network routes to gateways of its own.
+NON_GLOBAL_IPV6 = tuple(
+    ipaddress.ip_network(network) for network in ("::/96", "::ffff:0:0:0/96", "64:ff9b:1::/48")
+)
+
+
+def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether `address` is a global unicast address outside the IPv4-carrying IPv6 forms."""
+    if address.version == 6 and any(address in network for network in NON_GLOBAL_IPV6):
+        return False
+    return address.is_global and not address.is_multicast
 
 
 def reached(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> list:
@@ -61,7 +75,7 @@ def check_url(url: str) -> list[str]:
     if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
         for found_address in addresses:
             for address in reached(ipaddress.ip_address(found_address.split("%")[0])):
-                if not address.is_global or address.is_multicast:
+                if not is_public(address):
                     raise UnsafeURL(
                         _(
                             "The host %(host)s resolves to %(address)s, a private, loopback or "

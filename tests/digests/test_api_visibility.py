@@ -1,6 +1,8 @@
 """Nothing but live, public, reachable pages reaches the API: not drafts, private pages,
 unpublished pages or translations, nor pages below an unpublished topic - in any view."""
 
+import base64
+
 import pytest
 from wagtail.models import Locale, PageViewRestriction
 
@@ -196,3 +198,23 @@ def test_a_typed_listing_counts_what_it_lists(api_get, page_type, language, fiel
     assert body["meta"]["total_count"] == len(body["items"]) > 0
     searched = api_get(PAGES_URL, type=page_type, locale=language, search="a", limit=100).json()
     assert searched["meta"]["total_count"] == len(searched["items"])
+
+
+def test_basic_authentication_buys_nothing_in_the_public_api(client, django_user_model):
+    """The public API takes no credentials in requests: a user name and password sent as Basic
+    authentication neither unlock a login-restricted page nor get checked at all (no
+    password guessing past the login lockout); a signed-in reader's session still does."""
+    page = digest("Odin")
+    PageViewRestriction.objects.create(page=page, restriction_type=PageViewRestriction.LOGIN)
+    reader = django_user_model.objects.create_user("reader", password="reader-password")
+    basic = "Basic " + base64.b64encode(b"reader:reader-password").decode()
+    wrong = "Basic " + base64.b64encode(b"reader:wrong").decode()
+
+    with_basic = client.get(f"{PAGES_URL}{page.pk}/", HTTP_AUTHORIZATION=basic)
+    with_wrong = client.get(f"{PAGES_URL}{page.pk}/", HTTP_AUTHORIZATION=wrong)
+    client.force_login(reader)
+    signed_in = client.get(f"{PAGES_URL}{page.pk}/")
+
+    assert with_basic.status_code == 404
+    assert with_wrong.status_code == 404  # not a 401/403 that confirms a guess
+    assert signed_in.status_code == 200 and signed_in.json()["id"] == page.pk

@@ -1,4 +1,5 @@
-"""Login brute-force protection (django-axes) on the admin's login form, per user and address."""
+"""Login brute-force protection (django-axes) on the admin's login form, per user at an address
+and, past a higher limit, per address."""
 
 import pytest
 from axes.models import AccessAttempt
@@ -53,24 +54,46 @@ def test_thirty_wrong_passwords_then_the_right_one_is_locked_out(client, editor,
     assert attempt.failures_since_start >= settings.AXES_FAILURE_LIMIT
 
 
-def test_the_user_name_stays_locked_from_another_address(client, editor, settings):
+def test_guessing_a_user_name_elsewhere_does_not_lock_its_owner_out(client, editor, settings):
+    """Five wrong passwords for `editor` from an attacker's address leave the real editor alone."""
     for n in range(settings.AXES_FAILURE_LIMIT):
         log_in(client, "editor", f"guess-{n}", address="198.51.100.7")
 
-    response = log_in(client, "editor", PASSWORD, address="203.0.113.50")
+    attacker = log_in(client, "editor", PASSWORD, address="198.51.100.7")
+    client.logout()
+    owner = log_in(client, "editor", PASSWORD, address="203.0.113.50")
 
-    assert response.status_code == 429
-    assert not is_logged_in(client)
+    assert attacker.status_code == 429
+    assert owner.status_code == 302
+    assert is_logged_in(client)
 
 
-def test_the_address_stays_locked_for_other_user_names(client, editor, settings):
+def test_a_few_wrong_guesses_do_not_lock_colleagues_on_the_same_address(client, editor, settings):
     for n in range(settings.AXES_FAILURE_LIMIT):
         log_in(client, f"someone-{n}", "guess", address="198.51.100.7")
+    log_in(client, "someone-0", "guess", address="198.51.100.7")
 
     response = log_in(client, "editor", PASSWORD, address="198.51.100.7")
 
-    assert response.status_code == 429
-    assert not is_logged_in(client)
+    assert response.status_code == 302
+    assert is_logged_in(client)
+
+
+def test_the_address_limit_locks_the_address_for_every_user_name(client, editor, settings):
+    settings.AXES_ADDRESS_FAILURE_LIMIT = settings.AXES_FAILURE_LIMIT * 2
+    for n in range(settings.AXES_ADDRESS_FAILURE_LIMIT):
+        log_in(client, f"someone-{n}", "guess", address="198.51.100.7")
+
+    same_address = log_in(client, "editor", PASSWORD, address="198.51.100.7")
+    other_address = log_in(client, "editor", PASSWORD, address="203.0.113.50")
+
+    assert same_address.status_code == 429
+    assert other_address.status_code == 302
+    assert is_logged_in(client)
+
+
+def test_the_address_limit_is_never_below_the_user_limit(settings):
+    assert settings.AXES_ADDRESS_FAILURE_LIMIT > settings.AXES_FAILURE_LIMIT
 
 
 def test_a_colleague_s_login_from_the_same_address_does_not_reset_the_count(
@@ -93,7 +116,8 @@ def test_a_forged_forwarded_for_does_not_escape_the_lockout(client, editor, sett
     """Behind one trusted proxy, a client that reaches gunicorn directly is its own address."""
     settings.TRUSTED_PROXY_COUNT = 1
     settings.TRUSTED_PROXY_ADDRESSES = ["127.0.0.1"]
-    for n in range(settings.AXES_FAILURE_LIMIT):
+    settings.AXES_ADDRESS_FAILURE_LIMIT = settings.AXES_FAILURE_LIMIT * 2
+    for n in range(settings.AXES_ADDRESS_FAILURE_LIMIT):
         log_in(client, f"someone-{n}", "guess", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}")
 
     response = log_in(client, "editor", PASSWORD, HTTP_X_FORWARDED_FOR="192.0.2.200")

@@ -17,7 +17,7 @@ from wagtail.models import PageViewRestriction
 from cms.api_schema.views import SCHEMA_PATH
 from cms.digests.models import DigestPage
 from cms.papers.citations import latex_escape
-from cms.papers.models import PaperAuthor, PaperLink
+from cms.papers.models import Paper, PaperAuthor, PaperLink
 from tests.paper_examples import fill_in_odin
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncached_api")]
@@ -154,6 +154,31 @@ def test_ris_parses_back(client, request, which):
     else:
         assert "doi" not in record
         assert record["urls"] == [NSDI_URL]
+
+
+FORGED_TITLE = "Odin\nER  - \nTY  - JOUR\nTI  - A forged record"
+
+
+def test_a_title_or_name_stored_on_two_lines_cannot_forge_a_second_record(client, odin):
+    """A row stored before titles and names were held to one line (or written by hand in the
+    database) is exported on one line: rispy reads one record, the text citation one line."""
+    Paper.objects.filter(pk=odin.pk).update(title=FORGED_TITLE)
+    PaperAuthor.objects.filter(paper=odin, given="Jürgen").update(
+        family="Müller\r\nER  - \r\nTY  - BOOK\u2028AU  - Mallory"
+    )
+
+    records = rispy.loads(cite(client, odin, format="ris").content.decode("utf-8"))
+    text = cite(client, odin, format="text").content.decode("utf-8")
+    bibtex = parse_bibtex(cite(client, odin, format="bibtex").content.decode("utf-8"))
+
+    assert len(records) == 1
+    (record,) = records
+    assert record["type_of_reference"] == "CPAPER"
+    assert record["title"] == "Odin ER - TY - JOUR TI - A forged record"
+    assert "Müller ER - TY - BOOK AU - Mallory, Jürgen" in record["authors"]
+    assert text.count("\n") == 1 and text.endswith("\n")
+    assert "A forged record" in text
+    assert "\n" not in bibtex.entries[0]["title"]
 
 
 @pytest.mark.parametrize("which", ["odin", "nsdi"])

@@ -19,8 +19,10 @@ def editor(client):
     return client
 
 
-def add_paper_with_author(editor, affiliations: str, orcid: str = ""):
-    data = {"title": "A paper typed by hand", "venue": "NSDI", "year": "2025", "doi": "", **NO_ROWS}
+def add_paper_with_author(
+    editor, affiliations: str, orcid: str = "", title: str = "A paper typed by hand", **fields
+):
+    data = {"title": title, "venue": "NSDI", "year": "2025", "doi": "", **NO_ROWS}
     data.update(
         {
             "authors-TOTAL_FORMS": "1",
@@ -32,6 +34,7 @@ def add_paper_with_author(editor, affiliations: str, orcid: str = ""):
             "authors-0-ORDER": "1",
             "authors-0-DELETE": "",
             "authors-0-id": "",
+            **fields,
         }
     )
     return editor.post(reverse("wagtailsnippets_papers_paper:add"), data)
@@ -61,3 +64,25 @@ def test_an_orcid_that_is_no_orcid_is_refused(editor):
     author_form = response.context["form"].formsets["authors"].forms[0]
     assert "orcid" in author_form.errors
     assert not Paper.objects.filter(title="A paper typed by hand").exists()
+
+
+FORGED = "Ada Lovelace\nER  - \nTY  - JOUR"
+
+
+def test_an_author_name_on_two_lines_is_refused(editor):
+    """A line break in a name forged a second record in the RIS export."""
+    data = {"authors-0-given": "Ada\r\nER  - ", "authors-0-family": "Love\x07lace"}
+    response = add_paper_with_author(editor, "[]", **data)
+    assert response.status_code == 200
+    author_form = response.context["form"].formsets["authors"].forms[0]
+    assert {"given", "family"} <= set(author_form.errors)
+    assert not Paper.objects.filter(title="A paper typed by hand").exists()
+
+
+def test_a_title_or_affiliation_on_two_lines_is_refused(editor):
+    response = add_paper_with_author(editor, '["MIT\\nER  - "]', title=FORGED)
+    assert response.status_code == 200
+    assert "title" in response.context["form"].errors
+    author_form = response.context["form"].formsets["authors"].forms[0]
+    assert "affiliations" in author_form.errors
+    assert not Paper.objects.filter(title__startswith="Ada Lovelace").exists()

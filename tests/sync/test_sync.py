@@ -5,6 +5,7 @@ from wagtail.models import Locale
 
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper, PaperAuthor
+from cms.papers.one_line import has_breaking_characters
 from sync import selectors, tasks
 from sync.models import PaperChange, PaperSyncState, SyncRun
 
@@ -123,6 +124,33 @@ def test_a_locked_title_survives_a_sync_that_brings_another(upstream, client):
     falcon.refresh_from_db()
     assert falcon.title.startswith("FALCON 2:")  # the same sync without the lock does write it
     assert falcon.provenance["title"]["source"] == "dblp"
+
+
+def test_control_characters_a_source_sends_are_not_stored(upstream):
+    """Titles and names are one line (cms.papers.one_line): a bell or a C1 control character in
+    a source's record is cleaned by the sync's writing service, never stored."""
+    falcon = paper("Falcon")
+    title = falcon.title
+    PaperAuthor.objects.filter(paper=falcon).delete()
+
+    def garble(source, data):
+        if source == "dblp":
+            for hit in data["result"]["hits"]["hit"]:
+                info = hit["info"]
+                info["title"] = info["title"].replace("Falcon:", "Falcon:\x07\x9b")
+                authors = info.get("authors", {}).get("author", [])
+                for author in [authors] if isinstance(authors, dict) else authors:
+                    author["text"] = author["text"].replace(" ", " \x1b[2J", 1)
+        return data
+
+    upstream.transform = garble
+    tasks.sync_paper.delay(falcon.pk).get()
+
+    falcon.refresh_from_db()
+    names = [author.name for author in falcon.authors.all()]
+    assert falcon.title == title
+    assert names[:2] == ["Arjun [2JSinghvi", "Nandita [2JDukkipati"]
+    assert not any(has_breaking_characters(text) for text in [falcon.title, *names])
 
 
 def test_zh_hant_follows_shared_metadata_without_a_translator(

@@ -1,5 +1,7 @@
 """The glossary goes out and back in as CSV or TBX; a bad file names its fault, writes nothing."""
 
+import csv
+import io
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -422,3 +424,34 @@ def test_the_report_offers_the_import_only_to_those_it_lets_in(client, editor):
     assert "Import CSV or TBX" not in report
     refused = client.get(reverse("terminology_glossary_import"))  # the admin's "no permission"
     assert refused.status_code == 302 and refused["Location"] == reverse("wagtailadmin_home")
+
+
+FORMULAS = {
+    "english": '=HYPERLINK("https://evil.example","queue")',
+    "chinese": "+佇列",
+    "note": "@SUM(A1:A9)",
+    "forbidden_variants": "-1+1\n隊列",
+}
+
+
+def test_the_csv_export_writes_no_formula_and_imports_back(client, translator):
+    """A spreadsheet runs a cell starting with = + - @ as a formula: each goes out as text."""
+    GlossaryTerm.objects.create(**FORMULAS)
+    before = snapshot()
+    client.force_login(translator)
+    exported = client.get(reverse("terminology_glossary_export", args=["csv"])).content
+
+    rows = list(csv.DictReader(io.StringIO(exported.decode("utf-8-sig"))))
+    cells = [value for row in rows for value in row.values()]
+    row = next(r for r in rows if "HYPERLINK" in r["english"])
+    GlossaryTerm.objects.all().delete()
+    response = client.post(
+        reverse("terminology_glossary_import"),
+        {"file": SimpleUploadedFile("glossary.csv", exported)},
+    )
+
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "-", "@"))]
+    assert row["english"] == "'" + FORMULAS["english"]
+    assert row["note"] == "'@SUM(A1:A9)"
+    assert response.status_code == 302
+    assert snapshot() == before

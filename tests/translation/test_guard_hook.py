@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from wagtail.users.models import UserProfile
-from wagtail_localize.models import StringTranslation
+from wagtail_localize.models import StringTranslation, Translation
 
 from cms.digests.models import DigestPage
 
@@ -158,3 +158,39 @@ def test_a_refusal_names_five_places_and_counts_the_rest():
     assert listed(places) == "; ".join(places[:5]) + "; and 2 more"
     with translation.override("zh-hant"):
         assert listed(places).endswith("说；還有 2 項")  # noqa: RUF001
+
+
+def english_with_simplified_copies(digest_en) -> DigestPage:
+    """The English digest with Simplified characters where a translation copies text unchanged:
+    its short name (synchronized) and a code block (never sent for translation)."""
+    english = DigestPage.objects.get(pk=digest_en.pk)
+    english.short_name = "网络Perf"
+    english.body.append(("code", {"language": "python", "code": "# 计算\nprint(1)"}))
+    english.save_revision().publish()
+    Translation.objects.get(
+        source__object_id=digest_en.translation_key, target_locale__language_code="zh-hant"
+    ).source.update_from_db()
+    return english
+
+
+def test_simplified_text_copied_from_english_is_not_published(
+    client, translator, digest_en, digest_zh, django_capture_on_commit_callbacks
+):
+    """The guard read only translated strings: a short name or code block copied from English
+    put Simplified characters live on the zh-hant page."""
+    english_with_simplified_copies(digest_en)
+    client.force_login(translator)
+    url = reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
+    before = DigestPage.objects.get(pk=digest_zh.pk).live_revision_id
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"action": "publish"}, follow=True)
+
+    assert "Not published." in response.content.decode()
+    assert "网" in response.content.decode() and "计" in response.content.decode()
+    page = DigestPage.objects.get(pk=digest_zh.pk)
+    assert page.live_revision_id == before
+    assert page.short_name == digest_en.short_name
+    api = client.get(f"/api/v2/pages/{digest_zh.pk}/").json()
+    assert api["short_name"] == digest_en.short_name
+    assert "计" not in str(api["body"])

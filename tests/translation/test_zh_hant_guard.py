@@ -37,3 +37,23 @@ def test_command_fails_naming_the_page_and_text(capsys):
     out = capsys.readouterr().out
     assert page.title in out
     assert "Summary: Simplified 资" in out
+
+
+@pytest.mark.django_db
+def test_the_command_reads_synchronized_fields_and_code_blocks(capsys):
+    """A short name and code or LaTeX blocks are copied from English, never translated: they
+    are published text all the same."""
+    page = DigestPage.objects.filter(locale__language_code="zh-hant").first()
+    page.body.append(("code", {"language": "python", "code": "# 计算\nprint(1)"}))
+    page.body.append(("equation", {"latex": r"\text{资}"}))
+    DigestPage.objects.filter(pk=page.pk).update(short_name="网络Perf", body=page.body)
+    page = DigestPage.objects.get(pk=page.pk)
+
+    findings = check_page(page)
+    with pytest.raises(CommandError, match="1 of 65 zh-hant pages"):
+        call_command("check_zh_hant")
+
+    assert {"网", "计", "资"} <= {c for finding in findings for c in finding.characters}
+    assert "Short name" in [finding.where for finding in findings]
+    out = capsys.readouterr().out
+    assert "网" in out and "计" in out and "资" in out

@@ -42,6 +42,11 @@ REFUSED = [
     "http://0.0.0.0/hook",
     "http://[64:ff9b::7f00:1]/hook",  # NAT64 to 127.0.0.1
     "http://[2002:7f00:1::]/hook",  # 6to4 from 127.0.0.1
+    "http://[::127.0.0.1]/hook",  # IPv4-compatible
+    "http://[::ffff:0:127.0.0.1]/hook",  # IPv4-translated (SIIT)
+    "http://[64:ff9b:1::7f00:1]/hook",  # local-use NAT64
+    "http://[64:ff9b:1::5db8:d70e]/hook",  # local-use NAT64, even to a public address
+    "http://[::93.184.215.14]/hook",  # IPv4-compatible, even to a public address
 ]
 PUBLIC_ADDRESS = "93.184.215.14"
 PUBLIC = f"https://{PUBLIC_ADDRESS}/revalidate"
