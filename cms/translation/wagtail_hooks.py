@@ -22,6 +22,7 @@ from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 
 from . import bulk_actions, localize_views, policy, snippets_api, tree
+from .menu_labels import relabel_in_place
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
 from .queue_views import OpenTranslationView, TranslationQueueView
@@ -149,6 +150,16 @@ def register_translation_queue_menu_item():
         icon_name="wagtail-localize-language",
         order=8850,
     )
+
+
+@hooks.register("construct_reports_menu")
+def translate_reports_menu_labels(request, menu_items):
+    relabel_in_place(menu_items)
+
+
+@hooks.register("construct_help_menu")
+def translate_help_menu_labels(request, menu_items):
+    relabel_in_place(menu_items)
 
 
 @hooks.register("construct_homepage_panels")

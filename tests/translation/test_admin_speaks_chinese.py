@@ -14,6 +14,7 @@ import pytest
 from django.urls import reverse
 from wagtail.models import Page, Site
 from wagtail.users.models import UserProfile
+from wagtail.utils.version import get_main_version
 
 pytestmark = pytest.mark.django_db
 
@@ -183,3 +184,26 @@ def test_half_width_punctuation_between_chinese_on_those_screens(
         if bad:
             found[url] = sorted(set(bad))
     assert found == {}
+
+
+def menu_labels(response) -> list[str]:
+    parser = ShownText()
+    parser.feed(response.content.decode())
+    return sidebar_labels(parser.sidebar_json)
+
+
+def test_menus_built_for_an_english_editor_still_speak_chinese_to_a_translator(
+    client, editor, chinese_translator
+):
+    """Wagtail keeps its menu items for the process's life and two upstream hooks translate
+    their label when the item is built: the first admin request's language stuck for everyone."""
+    version = get_main_version(include_patch=False)
+    client.force_login(editor)
+    english = menu_labels(client.get(reverse("wagtailadmin_home")))
+    assert {"Translations", f"What's new in Wagtail {version}"} <= set(english)
+
+    client.force_login(chinese_translator)
+    chinese = menu_labels(client.get(reverse("wagtailadmin_home")))
+
+    assert {"翻譯", f"Wagtail {version} 新功能"} <= set(chinese)
+    assert not {"Translations", f"What's new in Wagtail {version}"} & set(chinese)
