@@ -16,10 +16,9 @@ from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
-from cms.api_http import add_cache_control
+from cms.api_http import add_cache_control, read_only_api_view
 from cms.api_params import repeated_parameter_message, unknown_parameters_message
 from cms.digests.visibility import depends_on_requester
 
@@ -83,7 +82,7 @@ def cite_paths(paper_id: int) -> list[str]:
     return [base] + [f"{base}?{query}" for query in queries]
 
 
-@require_safe
+@read_only_api_view
 def cite_view(request: HttpRequest, pk: int) -> HttpResponse:
     """`/api/v2/papers/<pk>/cite/`: a 400 names any unknown parameter or bad value."""
     try:
