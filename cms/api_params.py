@@ -31,6 +31,10 @@ MAX_INTEGER = 2**31 - 1
 INTEGER_PARAMETERS = ("limit", "offset", "id", "child_of", "descendant_of", "ancestor_of")
 ROOT_OR_INTEGER_PARAMETERS = ("child_of", "descendant_of", "translation_of")
 
+# A parameter that means something only beside another (and, when given, one value of it): alone
+# it was silently ignored, so `?search_operator=AAA` answered 200 with the whole listing.
+PARAMETER_NEEDS: Mapping[str, tuple[str, str | None]] = {"search_operator": ("search", None)}
+
 TEXT_FIELDS = (models.CharField, models.TextField)
 INTEGER_FIELDS = (models.IntegerField, models.AutoField, models.ForeignKey)
 TEMPORAL_FIELDS = (models.DateTimeField, models.DateField)
@@ -66,7 +70,7 @@ def validate_query_parameters(params: QueryDict) -> None:
     for name, value in params.items():
         if "\x00" in name or "\x00" in value:
             raise BadRequestError(_("null characters are not allowed in query parameters"))
-    if message := repeated_parameter_message(params):
+    if message := repeated_parameter_message(params) or missing_companion_message(params):
         raise BadRequestError(message)
     for name in INTEGER_PARAMETERS + ROOT_OR_INTEGER_PARAMETERS:
         value = params.get(name)
@@ -81,6 +85,26 @@ def repeated_parameter_message(params: QueryDict) -> str:
     for name, values in params.lists():
         if len(values) > 1:
             return _("%(name)s is given more than once") % {"name": name}
+    return ""
+
+
+def missing_companion_message(
+    params: Mapping[str, str], needs: Mapping[str, tuple[str, str | None]] = PARAMETER_NEEDS
+) -> str:
+    """The 400 message naming a parameter given without the one it needs (`needs` maps it to
+    that parameter and, if only one of its values will do, that value), or "" when none is:
+    the one wording of this answer for every view under /api/."""
+    for name, (other, value) in needs.items():
+        if name not in params:
+            continue
+        if value is None and other not in params:
+            return _("%(name)s needs %(other)s") % {"name": name, "other": other}
+        if value is not None and params.get(other) != value:
+            return _("%(name)s needs %(other)s=%(value)s") % {
+                "name": name,
+                "other": other,
+                "value": value,
+            }
     return ""
 
 

@@ -40,6 +40,18 @@ def test_an_unknown_accept_is_a_406_with_a_message(client, endpoint):
     assert "Accept" in response.json()["message"]
 
 
+@pytest.mark.parametrize("endpoint", ENDPOINTS)
+@pytest.mark.parametrize("operator", ["AAA", "or"])
+def test_a_search_operator_without_search_is_a_400_naming_both(client, endpoint, operator):
+    """Alone, the operator was ignored: the whole listing, 200, whatever its value."""
+    response = client.get(f"/api/v2/{endpoint}/", {"search_operator": operator})
+
+    assert response.status_code == 400
+    assert response.json() == {"message": "search_operator needs search"}
+    searched = client.get(f"/api/v2/{endpoint}/", {"search_operator": "or", "search": "a"})
+    assert searched.status_code == 200
+
+
 def cited_paper_id() -> int:
     return papers_on_public_pages(RequestFactory().get("/")).values_list("pk", flat=True)[0]
 

@@ -19,13 +19,19 @@ from django.utils.translation import gettext as _
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
 from cms.api_http import add_cache_control, read_only_api_view
-from cms.api_params import repeated_parameter_message, unknown_parameters_message
+from cms.api_params import (
+    missing_companion_message,
+    repeated_parameter_message,
+    unknown_parameters_message,
+)
 from cms.digests.visibility import depends_on_requester
 
 from . import citations
 from .selectors import attach_paper_parts, papers_on_public_pages
 
 CITE_PARAMETERS = ("format", "style")
+# `style` styles formatted text only: beside another format it would be ignored.
+CITE_PARAMETER_NEEDS = {"style": ("format", "text")}
 
 # Media types a client may ask for by `Accept` and the format each stands for. Formatted text is
 # doi.org's `text/x-bibliography`; `text/plain` is left to the cite endpoint, since browsers and
@@ -89,6 +95,8 @@ def cite_view(request: HttpRequest, pk: int) -> HttpResponse:
         if message := unknown_parameters_message(request.GET, CITE_PARAMETERS):
             raise CitationError(message)
         if message := repeated_parameter_message(request.GET):
+            raise CitationError(message)
+        if message := missing_companion_message(request.GET, CITE_PARAMETER_NEEDS):
             raise CitationError(message)
         citation_format = request.GET.get("format", citations.DEFAULT_FORMAT)
         if citation_format not in citations.FORMATS:
