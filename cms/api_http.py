@@ -15,12 +15,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from functools import wraps
 
 from django.conf import settings
-from django.http import Http404, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework.exceptions import MethodNotAllowed
 from rest_framework.metadata import SimpleMetadata
 from rest_framework.renderers import BrowsableAPIRenderer
 from wagtail.api.v2.utils import BadRequestError
@@ -28,6 +31,8 @@ from wagtail.api.v2.utils import BadRequestError
 from cms.api_params import StrictQueryParametersMixin
 
 CACHEABLE_STATUS = (200, 304)
+# What every view under /api/ answers: the API only reads.
+READ_METHODS = ("GET", "HEAD", "OPTIONS")
 
 
 def add_cache_control(response: HttpResponseBase, *, private: bool = False) -> HttpResponseBase:
@@ -42,6 +47,38 @@ def add_cache_control(response: HttpResponseBase, *, private: bool = False) -> H
     stale = settings.API_STALE_WHILE_REVALIDATE_SECONDS
     response["CDN-Cache-Control"] = f"public, max-age={shared}, stale-while-revalidate={stale}"
     return response
+
+
+def method_not_allowed(request: HttpRequest) -> JsonResponse:
+    """The API's 405: `Allow` and a JSON message, in DRF's words (and its translations), as the
+    Wagtail viewsets answer it."""
+    response = JsonResponse({"message": str(MethodNotAllowed(request.method).detail)}, status=405)
+    response["Allow"] = ", ".join(READ_METHODS)
+    return response
+
+
+def read_only_api_view(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """For a plain Django view under /api/ (not a DRF viewset): it reads, and answers in JSON
+    whatever the method, as the viewsets do.
+
+    - Exempt from CSRF: the view never writes, so there is nothing to forge; with the check,
+      Django answered a write (or `QUERY`) with its HTML 403 "CSRF cookie not set" before the
+      view could refuse the method (DRF views are exempt for the same reason).
+    - `OPTIONS` is a 200 naming the methods, a write a JSON 405 with `Allow`
+      (`require_safe` answered both with an empty `text/html` 405).
+    """
+
+    @wraps(view)
+    def answered(request: HttpRequest, *args, **kwargs) -> HttpResponseBase:
+        if request.method == "OPTIONS":
+            response = JsonResponse({"methods": list(READ_METHODS)})
+            response["Allow"] = ", ".join(READ_METHODS)
+            return response
+        if request.method not in READ_METHODS:
+            return method_not_allowed(request)
+        return view(request, *args, **kwargs)
+
+    return csrf_exempt(answered)
 
 
 class CacheControlMixin:

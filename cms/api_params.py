@@ -14,6 +14,7 @@ from datetime import datetime
 from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.http import Http404, QueryDict
 from django.utils import timezone
 from django.utils.dateparse import parse_date
@@ -30,6 +31,10 @@ MAX_INTEGER = 2**31 - 1
 # Parameters that hold an id or a count; "root" is Wagtail's name for the site's root page.
 INTEGER_PARAMETERS = ("limit", "offset", "id", "child_of", "descendant_of", "ancestor_of")
 ROOT_OR_INTEGER_PARAMETERS = ("child_of", "descendant_of", "translation_of")
+
+# A parameter that means something only beside another (and, when given, one value of it): alone
+# it was silently ignored, so `?search_operator=AAA` answered 200 with the whole listing.
+PARAMETER_NEEDS: Mapping[str, tuple[str, str | None]] = {"search_operator": ("search", None)}
 
 TEXT_FIELDS = (models.CharField, models.TextField)
 INTEGER_FIELDS = (models.IntegerField, models.AutoField, models.ForeignKey)
@@ -66,7 +71,7 @@ def validate_query_parameters(params: QueryDict) -> None:
     for name, value in params.items():
         if "\x00" in name or "\x00" in value:
             raise BadRequestError(_("null characters are not allowed in query parameters"))
-    if message := repeated_parameter_message(params):
+    if message := repeated_parameter_message(params) or missing_companion_message(params):
         raise BadRequestError(message)
     for name in INTEGER_PARAMETERS + ROOT_OR_INTEGER_PARAMETERS:
         value = params.get(name)
@@ -84,6 +89,26 @@ def repeated_parameter_message(params: QueryDict) -> str:
     return ""
 
 
+def missing_companion_message(
+    params: Mapping[str, str], needs: Mapping[str, tuple[str, str | None]] = PARAMETER_NEEDS
+) -> str:
+    """The 400 message naming a parameter given without the one it needs (`needs` maps it to
+    that parameter and, if only one of its values will do, that value), or "" when none is:
+    the one wording of this answer for every view under /api/."""
+    for name, (other, value) in needs.items():
+        if name not in params:
+            continue
+        if value is None and other not in params:
+            return _("%(name)s needs %(other)s") % {"name": name, "other": other}
+        if value is not None and params.get(other) != value:
+            return _("%(name)s needs %(other)s=%(value)s") % {
+                "name": name,
+                "other": other,
+                "value": value,
+            }
+    return ""
+
+
 def parse_filter_value(field: models.Field, name: str, value: str) -> object:
     """Turn ?name=value into a value the ORM can compare with `field`, or raise a 400."""
     if isinstance(field, models.BooleanField):
@@ -94,7 +119,7 @@ def parse_filter_value(field: models.Field, name: str, value: str) -> object:
                 _("%(name)s must be true or false") % {"name": name},
             ) from error
     if isinstance(field, INTEGER_FIELDS):
-        return check_integer(name, value)
+        return check_column_integer(field, name, value)
     if isinstance(field, TEMPORAL_FIELDS):
         try:
             parsed = field.to_python(value)
@@ -108,8 +133,43 @@ def parse_filter_value(field: models.Field, name: str, value: str) -> object:
             parsed = timezone.make_aware(parsed)  # in TIME_ZONE, as the API writes them (UTC)
         return parsed
     if isinstance(field, TEXT_FIELDS) and not isinstance(field, StreamField):
-        return value
+        return check_text(field, name, value)
     raise BadRequestError(_("cannot filter by %(name)s") % {"name": name})
+
+
+def check_column_integer(field: models.Field, name: str, value: str) -> int:
+    """check_integer, and at most what the field's column holds (a paper's `year` is a small
+    integer: `?year=32768` matches nothing and the API description rules it out). The range
+    is the SQL column type's, as Django's base operations give it, so that the answer is the
+    same on every database (SQLite would take any 64-bit integer)."""
+    number = check_integer(name, value)
+    column = field.target_field if isinstance(field, models.ForeignKey) else field
+    _lowest, highest = BaseDatabaseOperations.integer_field_ranges.get(
+        column.get_internal_type(), (0, MAX_INTEGER)
+    )
+    if number > highest:
+        raise BadRequestError(
+            _("%(name)s must be at most %(max)d") % {"name": name, "max": highest},
+        )
+    return number
+
+
+def check_text(field: models.Field, name: str, value: str) -> str:
+    """A value the text field could hold, or a 400: one longer than the column, or outside the
+    field's choices (a paper's `venue`), matches nothing, and the API description rules it out;
+    answering an empty listing would hide the client's mistake."""
+    if field.max_length and len(value) > field.max_length:
+        raise BadRequestError(
+            _("%(name)s must be at most %(max)d characters")
+            % {"name": name, "max": field.max_length}
+        )
+    choices = [str(choice) for choice, _label in field.flatchoices]
+    if choices and value not in choices:
+        raise BadRequestError(
+            _("%(name)s must be one of: %(choices)s")
+            % {"name": name, "choices": ", ".join(choices)}
+        )
+    return value
 
 
 def filter_condition(field: models.Field, name: str, value: str) -> dict[str, object]:

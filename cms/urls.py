@@ -41,8 +41,11 @@ def revalidated_by_content(view):
     return without_last_modified
 
 
-# JSON under /api/, the reader's page elsewhere (cms/not_found.py).
+# JSON under /api/, the reader's page or Django's elsewhere (cms/not_found.py).
+handler400 = "cms.not_found.bad_request"
+handler403 = "cms.not_found.permission_denied"
 handler404 = "cms.not_found.page_not_found"
+handler500 = "cms.not_found.server_error"
 
 urlpatterns = [
     path("admin/", include(wagtailadmin_urls)),

@@ -75,9 +75,10 @@ def _plan_authors(current: dict[str, Any], records, unavailable, locked) -> list
             "affiliations": list(old.get("affiliations", [])),
         }
         if "authors" not in locked:
-            for record in records.values():
-                found = _author_in(record, name, position)
-                if found and found.given and found.family:
+            ranked = precedence("authors")  # the names' own source splits them first
+            for source in sorted(records, key=lambda s: ranked.index(s) if s in ranked else 99):
+                found = _author_in(records[source], name, position)
+                if found and found.family:
                     author["given"], author["family"] = found.given, found.family
                     break
             for source in precedence("orcid"):

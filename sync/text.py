@@ -7,6 +7,7 @@ import re
 import unicodedata
 
 from django.utils.html import strip_tags
+from nameparser import HumanName
 
 from cms.papers.doi import bare_doi as bare_doi  # the data model's rule, used by the sources
 
@@ -111,6 +112,21 @@ def clean_person_name(value: str | None) -> str:
     if _INSTITUTION.search(text):
         return ""
     return text
+
+
+def person_name_parts(name: str) -> tuple[str, str]:
+    """(given, family) of a person's whole name, for sources that send only that (DBLP,
+    OpenAlex, Semantic Scholar): "Sofia Okafor" -> ("Sofia", "Okafor"), "Ludwig van der Berg"
+    -> ("Ludwig", "van der Berg"). nameparser splits it (particles, suffixes, "Family, Given");
+    a mononym or a CJK name in one piece is all family. Give it a cleaned person's name
+    (clean_person_name): it cannot tell a person from an organisation, whose name stays whole.
+    """
+    parsed = HumanName(name)
+    given = " ".join(part for part in (parsed.first, parsed.middle) if part)
+    family = " ".join(part for part in (parsed.last, parsed.suffix) if part)
+    if not family:  # "Plato": nameparser calls a lone word a first name
+        given, family = "", given
+    return given, family
 
 
 def bare_orcid(value: str | None) -> str:

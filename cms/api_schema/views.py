@@ -12,10 +12,9 @@ import yaml
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
 from wagtail.api.utils import get_full_url
 
-from cms.api_http import add_cache_control
+from cms.api_http import add_cache_control, read_only_api_view
 from cms.api_params import repeated_parameter_message, unknown_parameters_message
 
 SCHEMA_PATH = Path(__file__).with_name("openapi.yaml")
@@ -42,7 +41,7 @@ def unknown_parameters(request: HttpRequest, known: set[str]) -> JsonResponse | 
     return None
 
 
-@require_safe
+@read_only_api_view
 def api_root(request: HttpRequest) -> HttpResponse:
     """Where each endpoint and this API's description are."""
     if refused := unknown_parameters(request, set()):
@@ -55,7 +54,7 @@ def api_root(request: HttpRequest) -> HttpResponse:
     return add_cache_control(JsonResponse(addresses))
 
 
-@require_safe
+@read_only_api_view
 def openapi_schema(request: HttpRequest) -> HttpResponse:
     """The file as shipped; `?format=json` for tools that do not read YAML."""
     if refused := unknown_parameters(request, {"format"}):

@@ -16,17 +16,22 @@ from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
-from cms.api_http import add_cache_control
-from cms.api_params import repeated_parameter_message, unknown_parameters_message
+from cms.api_http import add_cache_control, read_only_api_view
+from cms.api_params import (
+    missing_companion_message,
+    repeated_parameter_message,
+    unknown_parameters_message,
+)
 from cms.digests.visibility import depends_on_requester
 
 from . import citations
 from .selectors import attach_paper_parts, papers_on_public_pages
 
 CITE_PARAMETERS = ("format", "style")
+# `style` styles formatted text only: beside another format it would be ignored.
+CITE_PARAMETER_NEEDS = {"style": ("format", "text")}
 
 # Media types a client may ask for by `Accept` and the format each stands for. Formatted text is
 # doi.org's `text/x-bibliography`; `text/plain` is left to the cite endpoint, since browsers and
@@ -83,13 +88,15 @@ def cite_paths(paper_id: int) -> list[str]:
     return [base] + [f"{base}?{query}" for query in queries]
 
 
-@require_safe
+@read_only_api_view
 def cite_view(request: HttpRequest, pk: int) -> HttpResponse:
     """`/api/v2/papers/<pk>/cite/`: a 400 names any unknown parameter or bad value."""
     try:
         if message := unknown_parameters_message(request.GET, CITE_PARAMETERS):
             raise CitationError(message)
         if message := repeated_parameter_message(request.GET):
+            raise CitationError(message)
+        if message := missing_companion_message(request.GET, CITE_PARAMETER_NEEDS):
             raise CitationError(message)
         citation_format = request.GET.get("format", citations.DEFAULT_FORMAT)
         if citation_format not in citations.FORMATS:

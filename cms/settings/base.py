@@ -103,6 +103,8 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 ROOT_URLCONF = "cms.urls"
+# Django's error pages, JSON under /api/ (handler400 and the others are in cms/urls.py).
+CSRF_FAILURE_VIEW = "cms.not_found.csrf_failure"
 WSGI_APPLICATION = "cms.wsgi.application"
 
 TEMPLATES = [

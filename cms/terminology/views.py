@@ -4,7 +4,7 @@ from collections import defaultdict
 
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
@@ -23,6 +23,7 @@ from wagtail_localize.views.edit_translation import (
 )
 
 from cms.translation.policy import translation_into
+from cms.translation.queue import CannotTranslate, may_work_the_queue, open_translation
 from cms.translation.tool_names import tool_name_to_store
 
 from . import checks, exchange, memory
@@ -90,6 +91,27 @@ def fill_from_memory_and_machine(translation: Translation, user, translator) -> 
     return filled, len(segments)
 
 
+def target_or_new_draft(translation: Translation, user):
+    """What `translation` writes to. A page whose translation is gone (its draft deleted after
+    the translation was started) gets it again as a draft, as the translator's queue creates
+    it, for a user who may work the queue. CannotTranslate says why there is none otherwise."""
+    try:
+        return translation.get_target_instance()
+    except ObjectDoesNotExist:
+        pass
+    source = translation.source.get_source_instance()
+    if not isinstance(source, Page):
+        raise CannotTranslate(
+            gettext(
+                "This translation has nothing to translate into: submit it for translation again."
+            )
+        )
+    language = translation.target_locale.language_code
+    if not may_work_the_queue(user, language):
+        raise PermissionDenied
+    return open_translation(page=source, user=user, language=language).page
+
+
 @require_POST
 def machine_translate(request, translation_id: int):
     """wagtail-localize's "Translate with ..." at its own URL, memory first where configured."""
@@ -97,7 +119,12 @@ def machine_translate(request, translation_id: int):
     if translator is None:
         raise Http404
     translation = get_object_or_404(Translation, pk=translation_id)
-    if not user_can_edit_instance(request.user, translation.get_target_instance()):
+    try:
+        target = target_or_new_draft(translation, request.user)
+    except CannotTranslate as error:
+        messages.error(request, str(error))
+        return redirect(get_valid_next_url_from_request(request) or "wagtailadmin_home")
+    if not user_can_edit_instance(request.user, target):
         raise PermissionDenied
     if not translator.can_translate(translation.source.locale, translation.target_locale):
         raise Http404

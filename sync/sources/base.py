@@ -18,6 +18,7 @@ from ..conf import sync_setting
 from ..listings import listing_is_shared, shared_listing
 from ..matching import RecordIndex, best_match
 from ..politeness import breaker_for, rate_limit_for
+from ..text import person_name_parts
 from .http import RetryAfterTooLong, SourceError, polite_session
 
 if TYPE_CHECKING:
@@ -35,6 +36,14 @@ class AuthorRecord:
     family: str = ""
     orcid: str = ""
     affiliations: tuple[str, ...] = ()
+
+    @classmethod
+    def person(cls, name: str, **fields: Any) -> AuthorRecord:
+        """A person a source names whole: given and family split from the name, so that
+        citations print them as a person's (a name without parts is cited as an
+        organisation's: BibTeX `{Sofia Okafor}`, CSL `literal`)."""
+        given, family = person_name_parts(name)
+        return cls(name=name, given=given, family=family, **fields)
 
 
 @dataclass

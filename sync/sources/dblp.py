@@ -90,7 +90,7 @@ class DblpSource(Source):
         if not raw_title:
             return None
         authors = [
-            AuthorRecord(name=name)
+            AuthorRecord.person(name)
             for a in as_list((info.get("authors") or {}).get("author"))
             if (name := clean_person_name(_text(a)))
         ]

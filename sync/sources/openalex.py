@@ -171,8 +171,8 @@ class OpenAlexSource(Source):
                 if isinstance(inst, dict) and inst.get("display_name")
             ) or tuple(clean_text(raw) for raw in authorship.get("raw_affiliation_strings") or [])
             authors.append(
-                AuthorRecord(
-                    name=name,
+                AuthorRecord.person(
+                    name,
                     orcid=bare_orcid(author.get("orcid")),
                     affiliations=institutions,
                 )

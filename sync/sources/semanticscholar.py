@@ -149,7 +149,7 @@ class SemanticScholarSource(Source):
             raw_title=str(paper.get("title")),
             year=paper.get("year") if isinstance(paper.get("year"), int) else None,
             authors=[
-                AuthorRecord(name=name)
+                AuthorRecord.person(name)
                 for a in paper.get("authors") or []
                 if isinstance(a, dict) and (name := clean_person_name(a.get("name")))
             ],

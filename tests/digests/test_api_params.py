@@ -39,6 +39,9 @@ BAD_LISTING_PARAMS = [
     ({"translation_of": "x"}, "translation_of must be a non-negative integer"),
     ({"translation_of": "999999"}, "translation_of page doesn't exist"),
     ({"search": "x", "search_operator": "xor"}, "search_operator must be 'and' or 'or'"),
+    ({"search_operator": "AAA"}, "search_operator needs search"),
+    ({"slug": "a" * 256}, "slug must be at most 255 characters"),
+    ({"search_operator": "or"}, "search_operator needs search"),
     ({"search": "x" * 201}, "search must be at most 200 characters"),
     ({"search": " ".join("abcdefghijk")}, "search must have at most 10 words"),
     (

@@ -68,6 +68,11 @@ def test_a_word_nothing_holds_finds_nothing(client):
         ({"search": " ".join(f"w{n}" for n in range(11))}, "search"),
         ({"searchh": "RDMA"}, "searchh"),
         ({"authors": "x"}, "authors"),
+        ({"search_operator": "or"}, "search_operator needs search"),
+        # Values the API description rules out matched nothing: an empty 200 hid the mistake.
+        ({"venue": "SIGGRAPH"}, "venue must be one of: SIGCOMM, NSDI, ISCA, EuroSys"),
+        ({"year": "32768"}, "year must be at most 32767"),
+        ({"doi": "1" * 201}, "doi must be at most 200 characters"),
     ],
 )
 def test_bad_search_parameters_are_400s_naming_them(client, params, named):

@@ -232,6 +232,8 @@ def test_text_in_acm_and_ieee_styles(client, request, which):
     [
         ({"format": "endnote"}, "format must be one of bibtex, ris, csl-json, text"),
         ({"format": "text", "style": "apa"}, "style must be one of acm, ieee"),
+        ({"style": "ieee"}, "style needs format=text"),
+        ({"format": "ris", "style": "acm"}, "style needs format=text"),
         ({"locale": "zh-hant"}, "locale"),
         ({"format": ["bibtex", "ris"]}, "format is given more than once"),
     ],

@@ -65,8 +65,23 @@ def test_dblp_single_author_object_and_homonym_suffix():
     responses.get("https://dblp.org/search/publ/api", json=load("dblp/toc_sigcomm2025.json"))
     records = source("dblp").table_of_contents("SIGCOMM", 2025)
     assert [a.name for a in records[2].authors] == ["Wei Wang"]
+    assert (records[2].authors[0].given, records[2].authors[0].family) == ("Wei", "Wang")
     assert records[0].authors[0].name == "Hao Ge"
     assert records[1].links == [("DBLP", "https://dblp.org/rec/conf/sigcomm/SinghviDC25")]
+
+
+@responses.activate
+def test_dblp_names_are_split_into_given_and_family():
+    """DBLP sends each name whole; a person's is split (a particle stays with the family)."""
+    responses.get("https://dblp.org/search/publ/api", json=load("dblp/toc_nsdi2024.json"))
+    records = source("dblp").table_of_contents("NSDI", 2024)
+    swing = next(r for r in records if r.title.startswith("Swing"))
+    assert [(a.given, a.family) for a in swing.authors] == [
+        ("Daniele", "De Sensi"),
+        ("Tommaso", "Bonato"),
+        ("Torsten", "Hoefler"),
+    ]
+    assert all(a.family for record in records for a in record.authors)
 
 
 @responses.activate

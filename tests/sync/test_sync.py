@@ -24,6 +24,26 @@ def api_paper(client, short_name: str, language: str) -> dict:
     return response.json()["paper"]
 
 
+def test_names_from_dblp_alone_are_cited_as_people(upstream, client):
+    """NSDI papers have no DOI: their authors come from DBLP, which names each one whole. They
+    were cited as organisations (BibTeX `{Daniele De Sensi}`, CSL `literal`)."""
+    tasks.sync_all.delay().get()
+
+    swing = paper("Swing")
+    assert [(a.given, a.family) for a in swing.authors.all()] == [
+        ("Daniele", "De Sensi"),
+        ("Tommaso", "Bonato"),
+        ("Torsten", "Hoefler"),
+    ]
+    cite = f"/api/v2/papers/{swing.pk}/cite/"
+    bibtex = client.get(cite, {"format": "bibtex"}).content.decode()
+    assert "{De Sensi}, Daniele and Bonato, Tommaso and Hoefler, Torsten" in bibtex
+    csl = client.get(cite, {"format": "csl-json"}).json()[0]
+    assert csl["author"][0] == {"family": "De Sensi", "given": "Daniele"}
+    text = client.get(cite, {"format": "text", "style": "ieee"}).content.decode()
+    assert text.startswith("D. De Sensi, T. Bonato, and T. Hoefler")
+
+
 def test_sync_all_fills_papers_from_every_source(upstream, client):
     assert tasks.sync_all.delay().get().startswith("started run")
 
