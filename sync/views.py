@@ -171,7 +171,9 @@ class SyncRunDetailView(SyncDetailView):
     live_url_name = "sync_run_live"
 
     def get_page_title(self):
-        return str(self.object)
+        """The run without its status: the status row below follows the run as it goes, and
+        a title that cannot would contradict it ("(Running)" above "Finished")."""
+        return f"{self.object.get_kind_display()} #{self.object.pk}"
 
     def is_running(self) -> bool:
         return self.object.status == SyncRun.Status.RUNNING

@@ -33,5 +33,10 @@
     window.setTimeout(tick, INTERVAL);
   }
 
-  document.querySelectorAll('[data-sync-live]').forEach(follow);
+  const start = () => document.querySelectorAll('[data-sync-live]').forEach(follow);
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', start); // the admin loads it in <head>
+  } else {
+    start();
+  }
 })();
