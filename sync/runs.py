@@ -19,6 +19,7 @@ from cms.papers.signals import sync_finished
 
 from .conf import sync_setting
 from .models import PaperChange, PaperSyncState, SourceRequests, SyncError, SyncRun
+from .selectors import paper_ids_for_sync_all
 
 MAX_RUN_ERRORS = 1000  # errors kept on a run for the admin; the count is complete regardless
 
@@ -114,6 +115,28 @@ def run_start(
     except IntegrityError:
         return None
     return run
+
+
+def run_start_for_all(*, trigger: str, task_id: str = "") -> SyncRun | None:
+    """A run of every paper (but those a running run owes), made at once; None if another run
+    of all papers is running. The daily sync and the admin's "Sync all papers" both start here."""
+    return run_start(
+        kind=SyncRun.Kind.ALL,
+        trigger=trigger,
+        paper_ids=paper_ids_for_sync_all(),
+        task_id=task_id,
+    )
+
+
+def running_sync_all() -> SyncRun | None:
+    """The run of all papers that is running, if one is (at most one can be)."""
+    return SyncRun.objects.filter(kind=SyncRun.Kind.ALL, status=SyncRun.Status.RUNNING).first()
+
+
+def papers_done(run: SyncRun) -> int:
+    """How many of its papers `run` has done (synced, or given up on with an error)."""
+    left = PaperSyncState.objects.filter(run=run, in_flight=True).count()
+    return max(0, run.papers_total - left)
 
 
 def run_start_for_papers(

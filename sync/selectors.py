@@ -12,6 +12,7 @@ from cms.papers.models import Paper, PaperAuthor
 
 from .matching import normalize_title
 from .merge import ID_FIELDS
+from .models import PaperSyncState
 from .sources.base import PaperQuery
 
 
@@ -97,6 +98,16 @@ def batch_order(rows: Iterable[tuple[int, int, str]]) -> list[int]:
 
 def paper_ids_for_sync_all() -> list[int]:
     return batch_order(Paper.objects.values_list("pk", "year", "venue"))
+
+
+def never_synced(paper_ids: list[int]) -> list[int]:
+    """Those of `paper_ids` no sync has completed (no sync state, or never synced), in order."""
+    synced = set(
+        PaperSyncState.objects.filter(
+            paper_id__in=paper_ids, last_synced_at__isnull=False
+        ).values_list("paper_id", flat=True)
+    )
+    return [pk for pk in paper_ids if pk not in synced]
 
 
 def existing_paper(

@@ -18,7 +18,7 @@ from redis.exceptions import RedisError
 
 from cms.papers.models import Paper
 
-from . import discovery, owed, runs, selectors, services
+from . import discovery, owed, runs, services
 from .conf import sync_setting
 from .models import PaperSyncState, SyncRun
 from .sources.base import SourceError
@@ -45,12 +45,7 @@ def sync_all(self, trigger: str = "schedule") -> str:
             kind=SyncRun.Kind.ALL, status=SyncRun.Status.RUNNING, task_id=task_id
         ).first()
     if run is None:
-        run = runs.run_start(
-            kind=SyncRun.Kind.ALL,
-            trigger=trigger,
-            paper_ids=selectors.paper_ids_for_sync_all(),
-            task_id=task_id,
-        )
+        run = runs.run_start_for_all(trigger=trigger, task_id=task_id)
         if run is None:
             return "already-running"
     sent = owed.hand_out(run, sync_batch.delay)

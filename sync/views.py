@@ -10,22 +10,26 @@ from functools import partial
 
 import django_filters
 from django.contrib import messages
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 from django.views.generic import TemplateView
 from wagtail.admin.auth import permission_denied
 from wagtail.admin.filters import WagtailFilterSet
-from wagtail.admin.ui.tables import Column, DateColumn, TitleColumn
+from wagtail.admin.ui.tables import Column, TitleColumn
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.admin.views.reports import ReportView
+from wagtail.admin.widgets import HeaderButton
 
 from cms.ops.background import start_after_commit, worker_configured
 from cms.papers.models import LOCKABLE_FIELDS, Paper
 from cms.translation.policy import may_edit_snippet
 
-from . import owed, runs
+from . import display, owed, runs
 from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
 from .tasks import sync_batch
 
@@ -48,11 +52,35 @@ class EditorOnlyMixin:
 class SyncDetailView(WagtailAdminTemplateMixin, TemplateView):
     """One `model` row, for those who may edit papers. Its breadcrumbs read Home > Metadata
     sync: <listing> > <this screen's title>: Wagtail's template mixin shows only "Home" unless a
-    view appends its own trail (the listings, ReportViews, append their title)."""
+    view appends its own trail (the listings, ReportViews, append their title).
+
+    While a sync of the row runs, the screen follows it (sync/static/sync/js/live.js): the same
+    view `as_view(live=True)`, at `live_url_name`, answers with the screen's changing part
+    (`live_template`, from the same context, so it reads as the screen does) and whether the
+    sync still runs, as JSON."""
 
     model: type
     listing_url_name = ""
     listing_label = ""
+    live = False
+    live_template = ""
+    live_url_name = ""
+
+    def is_running(self) -> bool:
+        raise NotImplementedError
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            running=self.is_running(),
+            live_url=reverse(self.live_url_name, args=[self.object.pk]),
+            **kwargs,
+        )
+
+    def render_to_response(self, context, **response_kwargs):
+        if not self.live:
+            return super().render_to_response(context, **response_kwargs)
+        html = render_to_string(self.live_template, context, request=self.request)
+        return JsonResponse({"running": context["running"], "html": html})
 
     def dispatch(self, request, *args, **kwargs):
         if not may_sync_papers(request.user):
@@ -71,6 +99,14 @@ class SyncDetailView(WagtailAdminTemplateMixin, TemplateView):
         ]
 
 
+class WhenColumn(Column):
+    """A date in the listings as on the detail screens, in the one format of the sync's screens
+    (sync/display.py), where Wagtail's DateColumn says "3 minutes ago" beside them."""
+
+    def get_value(self, instance):
+        return display.readable_datetime(super().get_value(instance))
+
+
 class SyncRunFilterSet(WagtailFilterSet):
     kind = django_filters.ChoiceFilter(label=_("Kind"), choices=SyncRun.Kind.choices)
     status = django_filters.ChoiceFilter(label=_("Status"), choices=SyncRun.Status.choices)
@@ -78,6 +114,13 @@ class SyncRunFilterSet(WagtailFilterSet):
     class Meta:
         model = SyncRun
         fields = ["kind", "status"]
+
+
+def sync_all_button() -> HeaderButton:
+    """ "Sync all papers", on the Papers listing and the sync runs' (sync/sync_all_views.py)."""
+    return HeaderButton(
+        _("Sync all papers"), url=reverse("sync_all"), icon_name="resubmit", priority=20
+    )
 
 
 class SyncRunReportView(EditorOnlyMixin, ReportView):
@@ -89,8 +132,8 @@ class SyncRunReportView(EditorOnlyMixin, ReportView):
     columns = [
         TitleColumn("__str__", label=_("Run"), url_name="sync_run"),
         Column("trigger", label=_("Started by")),
-        DateColumn("started_at", label=_("Started")),
-        DateColumn("finished_at", label=_("Finished")),
+        WhenColumn("started_at", label=_("Started")),
+        WhenColumn("finished_at", label=_("Finished")),
         Column("papers_total", label=_("Papers")),
         Column("papers_matched", label=_("Papers matched")),
         Column("papers_changed", label=_("Papers changed")),
@@ -113,6 +156,10 @@ class SyncRunReportView(EditorOnlyMixin, ReportView):
     def get_queryset(self):
         return SyncRun.objects.all()
 
+    @cached_property
+    def header_buttons(self) -> list:
+        return [sync_all_button()]
+
 
 class SyncRunDetailView(SyncDetailView):
     model = SyncRun
@@ -120,14 +167,22 @@ class SyncRunDetailView(SyncDetailView):
     header_icon = "resubmit"
     listing_url_name = "sync_runs"
     listing_label = _("Sync runs")
+    live_template = "sync/run_live.html"
+    live_url_name = "sync_run_live"
 
     def get_page_title(self):
-        return str(self.object)
+        """The run without its status: the status row below follows the run as it goes, and
+        a title that cannot would contradict it ("(Running)" above "Finished")."""
+        return f"{self.object.get_kind_display()} #{self.object.pk}"
+
+    def is_running(self) -> bool:
+        return self.object.status == SyncRun.Status.RUNNING
 
     def get_context_data(self, **kwargs):
         run = self.object
         return super().get_context_data(
             run=run,
+            done=runs.papers_done(run),
             changes=PaperChange.objects.filter(run=run).select_related("paper")[:500],
             requests=sorted((run.requests or {}).items()),
             **kwargs,
@@ -154,7 +209,7 @@ class PaperSyncReportView(EditorOnlyMixin, ReportView):
         TitleColumn("title", label=_("Title"), url_name="sync_paper"),
         Column("venue", label=_("Venue")),
         Column("year", label=_("Year")),
-        DateColumn("sync_state.last_synced_at", label=_("Last synced")),
+        WhenColumn("sync_state.last_synced_at", label=_("Last synced")),
         Column("sync_state.failed_attempts", label=_("Failed attempts")),
         Column("sync_state.last_error", label=_("Last error")),
     ]
@@ -169,9 +224,18 @@ class PaperSyncDetailView(SyncDetailView):
     header_icon = "doc-full"
     listing_url_name = "sync_papers"
     listing_label = _("Papers")
+    live_template = "sync/paper_live.html"
+    live_url_name = "sync_paper_live"
 
     def get_page_title(self):
         return self.object.title
+
+    def is_running(self) -> bool:
+        """Owed to a running run; one failed as stale leaves it owed to the next run only."""
+        state = PaperSyncState.objects.filter(paper=self.object).select_related("run").first()
+        return bool(
+            state and state.in_flight and state.run and state.run.status == SyncRun.Status.RUNNING
+        )
 
     def get_context_data(self, **kwargs):
         paper = self.object
@@ -191,13 +255,6 @@ class PaperSyncDetailView(SyncDetailView):
         return super().get_context_data(
             paper=paper,
             state=state,
-            # Owed to a running run; one failed as stale leaves it owed to the next run only.
-            in_flight=bool(
-                state
-                and state.in_flight
-                and state.run
-                and state.run.status == SyncRun.Status.RUNNING
-            ),
             fields=fields,
             changes=PaperChange.objects.filter(paper=paper).select_related("run")[:100],
             edit_url=reverse("wagtailsnippets_papers_paper:edit", args=[paper.pk]),
@@ -224,11 +281,11 @@ def sync_now(request, pk: int):
         return redirect("sync_paper", pk=paper.pk)
     owed.hand_out(run, partial(start_after_commit, sync_batch))
     if worker_configured():
-        message = _("Sync of “%(title)s” queued for the sync worker. Reload this page to see it.")
+        message = _("Sync of “%(title)s” queued for the sync worker; this page follows it.")
     else:
         message = _(
-            "Sync of “%(title)s” started in the background (no sync worker is configured). "
-            "Reload this page to see its outcome."
+            "Sync of “%(title)s” started in the background (no sync worker is configured); "
+            "this page follows it."
         )
     messages.success(request, message % {"title": paper.title})
     return redirect("sync_paper", pk=paper.pk)
@@ -253,7 +310,7 @@ class DiscoveryReportView(EditorOnlyMixin, ReportView):
         Column("authors_display", label=_("Authors")),
         Column("doi", label=_("DOI")),
         Column("get_status_display", label=_("Status")),
-        DateColumn("found_at", label=_("Found")),
+        WhenColumn("found_at", label=_("Found")),
     ]
     list_export = ["title", "venue", "year", "doi", "dblp_key", "status", "found_at"]
 

@@ -1,4 +1,5 @@
-"""Admin wiring: the "Metadata sync" menu, its URLs, and a Sync button on each paper."""
+"""Admin wiring: the "Metadata sync" menu, its URLs, a Sync button on each paper, and "Sync all
+papers" on the Papers listing."""
 
 from django.templatetags.static import static
 from django.urls import path, reverse
@@ -11,7 +12,7 @@ from wagtail.admin.widgets import HeaderButton, ListingButton
 from cms.papers.extensions import CHOOSER_CREATION_HTML_HOOK, LISTING_HEADER_BUTTONS_HOOK
 from cms.papers.models import Paper
 
-from . import lookup_views, views
+from . import lookup_views, sync_all_views, views
 
 
 @hooks.register("register_admin_urls")
@@ -23,7 +24,13 @@ def sync_admin_urls():
             views.SyncRunReportView.as_view(results_only=True),
             name="sync_runs_results",
         ),
+        path("sync/runs/all/", sync_all_views.SyncAllView.as_view(), name="sync_all"),
         path("sync/runs/<int:pk>/", views.SyncRunDetailView.as_view(), name="sync_run"),
+        path(
+            "sync/runs/<int:pk>/live/",
+            views.SyncRunDetailView.as_view(live=True),
+            name="sync_run_live",
+        ),
         path("sync/papers/", views.PaperSyncReportView.as_view(), name="sync_papers"),
         path(
             "sync/papers/results/",
@@ -31,6 +38,11 @@ def sync_admin_urls():
             name="sync_papers_results",
         ),
         path("sync/papers/<int:pk>/", views.PaperSyncDetailView.as_view(), name="sync_paper"),
+        path(
+            "sync/papers/<int:pk>/live/",
+            views.PaperSyncDetailView.as_view(live=True),
+            name="sync_paper_live",
+        ),
         path("sync/papers/<int:pk>/sync/", views.sync_now, name="sync_paper_now"),
         path("sync/candidates/", views.DiscoveryReportView.as_view(), name="sync_candidates"),
         path("sync/add-paper/", lookup_views.AddFromIdentifierView.as_view(), name="sync_lookup"),
@@ -84,6 +96,12 @@ def lookup_keeps_paper_form_js():
 def add_from_identifier_button(request):
     if lookup_views.may_add_papers(request.user):
         yield HeaderButton(_("Add from identifier"), url=reverse("sync_lookup"), icon_name="search")
+
+
+@hooks.register(LISTING_HEADER_BUTTONS_HOOK)
+def sync_all_button(request):
+    if views.may_sync_papers(request.user):
+        yield views.sync_all_button()
 
 
 hooks.register(CHOOSER_CREATION_HTML_HOOK, lookup_views.chooser_panel_html)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -33,3 +34,17 @@ def fresh_politeness_state() -> Iterator[None]:
 def source(name: str):
     """The configured client of the source `name`."""
     return get_sources([name])[0]
+
+
+def held_upstream(upstream) -> tuple[threading.Event, threading.Event]:
+    """Every answer of `upstream` held until the returned `release` is set; `asked` is set once
+    the first request arrived."""
+    asked, release = threading.Event(), threading.Event()
+
+    def hold(source, data):
+        asked.set()
+        release.wait(20)  # a bound, so a test that fails does not hang
+        return data
+
+    upstream.transform = hold
+    return asked, release

@@ -39,7 +39,7 @@ def test_a_run_screen_is_placed_under_the_runs_listing(admin_client):
 
     html = admin_client.get(reverse("sync_run", args=[run.pk])).content.decode()
 
-    assert breadcrumb_labels(html)[1:] == ["Metadata sync: Sync runs", str(run)]
+    assert breadcrumb_labels(html)[1:] == ["Metadata sync: Sync runs", f"Selected papers #{run.pk}"]
 
 
 def test_sync_now_is_an_icon_button_in_wagtails_markup(admin_client):

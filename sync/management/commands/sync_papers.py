@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper
-from sync import runs, selectors, services, tasks
+from sync import reachability, runs, selectors, services, tasks
 from sync.conf import sync_setting
 from sync.models import SyncRun
 from sync.services import BatchOutcome
@@ -49,8 +49,21 @@ class Command(BaseCommand):
         parser.add_argument(
             "--enqueue", action="store_true", help=_("Hand the work to the Celery worker instead.")
         )
+        parser.add_argument(
+            "--never-synced",
+            action="store_true",
+            help=_("Only papers no sync has completed yet (the seed's, after `make run`)."),
+        )
+        parser.add_argument(
+            "--if-reachable",
+            action="store_true",
+            help=_(
+                "Ask each source once, quickly, first: sync with those that answer, and if "
+                "none does, say so and end without an error."
+            ),
+        )
 
-    def handle(self, *args, paper, source, dry_run, enqueue, **options):
+    def handle(self, *args, paper, source, dry_run, enqueue, never_synced, if_reachable, **options):
         self.error_count = 0
         known = {name.casefold(): name for name in settings.SYNC_SOURCES}  # "DBLP" is dblp
         source = [known.get(name.casefold(), name) for name in source]
@@ -59,6 +72,17 @@ class Command(BaseCommand):
         except ValueError as error:
             raise CommandError(str(error)) from error
         paper_ids = self._paper_ids(paper)
+        if never_synced:
+            paper_ids = selectors.never_synced(paper_ids)
+            if not paper_ids:
+                self.stdout.write(_("Every paper has been synced already."))
+                return
+        if if_reachable:
+            reachable = self._reachable(source)
+            if not reachable:
+                return
+            if len(reachable) < len(source or settings.SYNC_SOURCES):
+                source = reachable  # the others would only add errors, after minutes of retries
         if enqueue:
             if dry_run or source:
                 raise CommandError(_("--enqueue syncs for real, with every source."))
@@ -79,7 +103,7 @@ class Command(BaseCommand):
                 ) from error
             return
         run = None
-        if not dry_run and paper:
+        if not dry_run and (paper or never_synced):
             paper_ids, run = self._start_papers(paper_ids, source)
         elif not dry_run:
             run = runs.run_start(
@@ -141,6 +165,29 @@ class Command(BaseCommand):
             _("Stopped after %(done)d of %(papers)d papers; the rest go to the next run.") % counts,
             returncode=130,
         )
+
+    def _reachable(self, source: list[str]) -> list[str]:
+        """The sources (of `source`, else all) that answered a quick probe; each one that did
+        not is named, and if none did, the command says what to do instead."""
+        names = source or list(settings.SYNC_SOURCES)
+        missing = reachability.unreachable_sources(names)
+        for name, reason in missing.items():
+            self.stderr.write(
+                _("%(source)s %(reason)s; it is left out.")
+                % {"source": display_name(name), "reason": reason}
+            )
+        if len(missing) == len(names):
+            self.stdout.write(
+                self.style.WARNING(
+                    _(
+                        "No source could be reached: the papers stay unsynced. Sync them once "
+                        "the network is back, with “Sync all papers” in the admin "
+                        "(Metadata sync > Sync runs) or `manage.py sync_papers`."
+                    )
+                )
+            )
+            return []
+        return [name for name in names if name not in missing]
 
     def _start_papers(
         self, paper_ids: list[int], source: list[str]

@@ -1,15 +1,11 @@
 """`manage.py setup_translation_roles [--local-users]`: the Editors and Translators groups."""
 
-from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cms.translation.roles import EDITORS, TRANSLATORS, MissingTreeRoot, ensure_roles
-
-# Local logins for trying the workflow with `make run` (DEBUG only), password = username.
-LOCAL_USERS = {"editor": EDITORS, "translator": TRANSLATORS}
+from cms.ops.local_logins import LOCAL_LOGINS, NotLocal, ensure_local_login
+from cms.translation.roles import MissingTreeRoot, ensure_roles
 
 
 class Command(BaseCommand):
@@ -34,19 +30,16 @@ class Command(BaseCommand):
             self._local_users(groups)
 
     def _local_users(self, groups) -> None:
-        if not settings.DEBUG:
-            raise CommandError(_("Refusing to create local logins with DEBUG off."))
-        user_model = get_user_model()
-        for username, group_name in LOCAL_USERS.items():
-            user, created = user_model.objects.get_or_create(username=username)
+        for login in LOCAL_LOGINS:
+            if not login.role:
+                continue  # the superuser is `create_local_admin`'s
+            try:
+                _user, created = ensure_local_login(login, group=groups[login.role])
+            except NotLocal as error:
+                raise CommandError(str(error)) from error
             if created:
-                # A name, as Wagtail's account page asks for one before it saves preferences.
-                user.first_name, user.last_name = "Local", username.capitalize()
-                user.set_password(username)
-                user.save()
                 self.stdout.write(
                     _("Created local login: {user} / {user} ({group})").format(
-                        user=username, group=group_name
+                        user=login.username, group=login.role
                     )
                 )
-            user.groups.add(groups[group_name])
