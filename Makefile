@@ -7,7 +7,7 @@ MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate seed site admin-user roles sync-seed browser messages compile-messages test test-sqlite lint format bench bench-memory bench-tools clean deploy-tools smoke
+.PHONY: run install migrate seed site admin-user roles sync-seed browser messages compile-messages test test-sqlite lint format bench bench-memory bench-tools clean deploy-tools smoke docs docs-serve
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -68,8 +68,17 @@ run: compile-messages seed site admin-user roles sync-seed
 	@echo "API:   http://$(HOST):$(PORT)/api/v2/pages/"
 	WAGTAILADMIN_BASE_URL=$${WAGTAILADMIN_BASE_URL:-http://$(HOST):$(PORT)} $(MANAGE) runserver $(HOST):$(PORT)
 
-test: install compile-messages browser deploy-tools
+test: install compile-messages browser deploy-tools docs
 	$(BIN)/pytest -q
+
+# The documentation site (mkdocs.yml, docs/) into the git-ignored site/; --strict fails on any
+# warning (a broken link, a page missing from the nav). Offline: nothing is fetched at build time.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+# The same site served with live reload on http://127.0.0.1:8001/ while writing it.
+docs-serve: install
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
 
 # The Compose CLI validates deploy/compose.yaml in the suite (the container engine is not needed).
 deploy-tools:
@@ -94,7 +103,7 @@ format: install
 bench-tools:
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 
-# Issue 22: the scenario in a throwaway database, measured against its baselines (see README).
+# Issue 22: the scenario in a throwaway database, measured against its baselines (docs/development.md).
 bench: install compile-messages bench-tools
 	$(PY) -m bench
 
@@ -103,4 +112,4 @@ bench-memory: install
 	$(PY) -m bench.memory_bench
 
 clean:
-	rm -rf $(VENV) var/db.sqlite3* var/static
+	rm -rf $(VENV) var/db.sqlite3* var/static site

@@ -53,7 +53,7 @@ def test_compiled_catalog_is_used():
 
 
 # wagtail-localize's messages in zh-Hant (locales/vendor/): complete, Traditional, and in step
-# with the installed wagtail-localize (README, Translation workflow, says how to update them).
+# with the installed wagtail-localize (docs/development.md, "UI strings", says how to update them).
 VENDOR = LOCALES / "vendor" / "zh_Hant" / "LC_MESSAGES"
 VENDOR_DOMAINS = ["django", "djangojs"]
 
