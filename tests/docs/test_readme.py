@@ -7,12 +7,12 @@ are checked here.
 
 from __future__ import annotations
 
-import importlib
 import re
 from pathlib import Path
 
-from django.core.management import get_commands
 from markdown.extensions.toc import slugify
+
+from cms.ops.local_logins import LOCAL_LOGINS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 README = ROOT / "README.md"
@@ -52,19 +52,12 @@ def test_every_relative_link_in_the_readme_resolves():
     assert not broken, f"links in README.md that lead nowhere: {broken}"
 
 
-def command_module(name: str):
-    return importlib.import_module(f"{get_commands()[name]}.management.commands.{name}")
-
-
-def test_the_readme_names_the_local_logins_the_commands_create():
-    """The logins table lists exactly what `create_local_admin` and
-    `setup_translation_roles --local-users` create: user name, password, group."""
+def test_the_readme_names_the_local_logins_make_run_creates():
+    """The logins table lists exactly the local logins (cms.ops.local_logins, the one list
+    `make run`'s commands create): user name, password, e-mail address and group."""
     text = README.read_text(encoding="utf-8")
-    rows = dict(re.findall(r"^\| `(\w+)` \| `(\w+)` \|", text, re.MULTILINE))
-    admin = command_module("create_local_admin")
-    roles = command_module("setup_translation_roles")
-    expected = {admin.USERNAME: admin.PASSWORD}
-    expected.update({username: username for username in roles.LOCAL_USERS})  # password = name
-    assert rows == expected
-    for username, group in roles.LOCAL_USERS.items():
-        assert re.search(rf"^\| `{username}` \|[^\n]*\| {group}:", text, re.MULTILINE)
+    rows = re.findall(r"^\| `(\w+)` \| `(\w+)` \| `([^`]+)` \| ([^|]*?)\s*\|$", text, re.MULTILINE)
+    expected = [(login.username, login.password, login.email) for login in LOCAL_LOGINS]
+    assert [row[:3] for row in rows] == expected
+    for (_, _, _, role), login in zip(rows, LOCAL_LOGINS, strict=True):
+        assert role.startswith(f"{login.role}:" if login.role else "superuser:")
