@@ -3,10 +3,15 @@
 Checked segment by segment: a published page's English against its live translation (as
 wagtail-localize extracts each), and a translation about to be published from the translator's
 strings. Both report the same two kinds of violation.
+
+In a Traditional Chinese translation the zh-Hant guard already refuses Simplified-only
+characters, on the segment, with their Taiwan form; a forbidden variant it reports with the
+glossary's own term (网络: write 網路) is left to it, and so is a term missing only until
+the guard's replacement is made, so the translator is told once.
 """
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.utils.translation import gettext
@@ -14,6 +19,13 @@ from wagtail.models import Page
 from wagtail_localize.models import StringSegment, Translation
 from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.segments.extract import extract_segments
+
+from cms.translation.zh_hant import (
+    find_simplified,
+    is_traditional_chinese,
+    replacements,
+    to_taiwan,
+)
 
 from .glossary import Term, load_terms, plain_text, terms_in, variants_pattern
 from .memory import translated_strings
@@ -47,19 +59,53 @@ class Violation:
         }
 
 
-def violations_in(english: str, chinese: str, terms: list[Term]) -> Iterator[tuple[str, Term, str]]:
-    """(kind, term, found) for one English text and its translation."""
+def as_guard_suggests(chinese: str) -> str:
+    """`chinese` with the zh-Hant guard's replacements made (网络 -> 網路)."""
+    for run, taiwan in replacements(chinese) if find_simplified(chinese) else ():
+        chinese = chinese.replace(run, taiwan)
+    return chinese
+
+
+def violations_in(
+    english: str, chinese: str, terms: list[Term], guarded: bool = False
+) -> Iterator[tuple[str, Term, str]]:
+    """(kind, term, found) for one English text and its translation. `guarded`: the zh-Hant
+    guard reads the translation, so a term its suggestion supplies is not reported missing."""
+    suggested = as_guard_suggests(chinese) if guarded else chinese
     for term in terms_in(english, terms):
-        if term.chinese.lower() not in chinese.lower():
+        if term.chinese.lower() not in suggested.lower():
             yield MISSING, term, ""
     yield from forbidden_in(chinese, terms)
 
 
-def collect(rows: Iterable[tuple[int, str, str, str]], terms: list[Term]) -> list[Violation]:
-    """Each violation once per page, from (page id, page title, English, translation) rows."""
+def said_by_guard(variant: str, term: Term) -> bool:
+    """Whether the zh-Hant guard already refuses `variant` and suggests `term`'s Chinese for it
+    (网络 -> 網路). Where its Taiwan form is not the term (拥塞控制 -> 擁塞控制, not 壅塞控制) the
+    glossary still says what to write."""
+    return bool(find_simplified(variant)) and to_taiwan(variant) == term.chinese
+
+
+def unsaid_terms(terms: list[Term]) -> list[Term]:
+    """`terms` without the forbidden variants the zh-Hant guard reports with their term."""
+    return [
+        replace(term, forbidden=tuple(v for v in term.forbidden if not said_by_guard(v, term)))
+        for term in terms
+    ]
+
+
+def collect(
+    rows: Iterable[tuple[int, str, str, str]],
+    terms: list[Term],
+    language_code: str = TARGET_LANGUAGE,
+) -> list[Violation]:
+    """Each violation once per page, from (page id, page title, English, translation) rows
+    of a translation into `language_code`."""
+    guarded = is_traditional_chinese(language_code)
+    if guarded:
+        terms = unsaid_terms(terms)
     found: dict[tuple[int, str, str, str], Violation] = {}
     for page_id, title, english, chinese in rows:
-        for kind, term, variant in violations_in(english, chinese, terms):
+        for kind, term, variant in violations_in(english, chinese, terms, guarded):
             key = (page_id, kind, term.english, variant)
             found.setdefault(key, Violation(page_id, title, kind, term, variant))
     return list(found.values())
@@ -115,7 +161,8 @@ def check_page(page: Page, terms: list[Term] | None = None) -> list[Violation]:
     if source is None:
         return []
     pairs = paired_text(source, page)
-    return collect(((page.pk, page.title, english, chinese) for english, chinese in pairs), terms)
+    rows = ((page.pk, page.title, english, chinese) for english, chinese in pairs)
+    return collect(rows, terms, page.locale.language_code)
 
 
 def check_site(language_code: str = TARGET_LANGUAGE) -> list[Violation]:
@@ -134,7 +181,7 @@ def check_memory(language_code: str = TARGET_LANGUAGE) -> list[Violation]:
         .order_by("page__path", "context")
         .values_list("page_id", "page__title", "source_text", "target_text")
     )
-    return collect(entries.iterator(chunk_size=5000), load_terms())
+    return collect(entries.iterator(chunk_size=5000), load_terms(), language_code)
 
 
 def check_translation(translation: Translation, page: Page) -> list[Violation]:
@@ -146,4 +193,4 @@ def check_translation(translation: Translation, page: Page) -> list[Violation]:
         for segment in segments
         if (segment.string_id, segment.context_id) in strings  # untranslated: nothing to check
     )
-    return collect(rows, load_terms())
+    return collect(rows, load_terms(), translation.target_locale.language_code)

@@ -9,12 +9,17 @@ The package's Python API only converts text, which gives a character's first Tra
 candidate and so cannot tell 里 (里 -> 裏 裡 里) from 网 (网 -> 網). The candidate lists are in
 the compiled dictionaries it ships; we read them with the `opencc_dict` tool shipped beside them,
 once per process. Upstream would need a Python call listing a dictionary's entries to drop that.
+
+What to write instead is OpenCC's `s2twp` conversion of the whole text (phrase-aware, Taiwan
+usage: 网络 -> 網路, 软件 -> 軟體, 内存 -> 記憶體), reported as the runs it changes: converting
+character by character gave 網絡, which the glossary forbids, so two messages disagreed.
 """
 
 import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import cache
 from pathlib import Path
 
@@ -104,9 +109,53 @@ def to_traditional(text: str) -> str:
     return _to_traditional().convert(text)
 
 
-def traditional_forms(characters: list[str]) -> str:
-    """The Traditional form OpenCC gives each of `characters` (网络 -> 網絡), to suggest."""
-    return "".join(to_traditional(char) for char in characters)
+@cache
+def _to_taiwan() -> opencc.OpenCC:
+    return opencc.OpenCC("s2twp")
+
+
+def to_taiwan(text: str) -> str:
+    """Convert `text` to Traditional Chinese in Taiwan usage (OpenCC's s2twp: 网络 -> 網路)."""
+    return _to_taiwan().convert(text)
+
+
+def replacements(text: str) -> list[tuple[str, str]]:
+    """(Simplified run, what to write) for each run of `text` that holds Simplified-only
+    characters, each once, in order: 资料中心网络 -> [(资, 資), (网络, 網路)].
+
+    A run is a stretch s2twp changes, found by comparing the text with its conversion (the
+    conversion may change its length: 内存 -> 記憶體). s2twp rewrites some words around a kept
+    character (打印机 -> 印表機: 打 dropped, 印 kept, 机 -> 表機); a character dropped or added
+    one kept character away from a change is part of the same run.
+    """
+    simplified = simplified_only_characters()
+    converted = to_taiwan(text)
+    changed: list[list[int]] = []  # [start, end, converted start, converted end]
+    last_tag = ""
+    opcodes = SequenceMatcher(None, text, converted, autojunk=False).get_opcodes()
+    for tag, start, end, new_start, new_end in opcodes:
+        if tag == "equal":
+            continue
+        gap = start - changed[-1][1] if changed else None
+        if gap == 0 or (gap == 1 and not tag == last_tag == "replace"):
+            changed[-1][1], changed[-1][3] = end, new_end
+        else:
+            changed.append([start, end, new_start, new_end])
+        last_tag = tag
+    found: dict[str, str] = {}
+    for start, end, new_start, new_end in changed:
+        run = text[start:end]
+        if any(char in simplified for char in run):
+            found.setdefault(run, converted[new_start:new_end])
+    for char in find_simplified(text):  # never left unsaid, should a comparison miss one
+        if not any(char in run for run in found):
+            found[char] = to_taiwan(char)
+    return list(found.items())
+
+
+def describe_replacements(pairs: list[tuple[str, str]]) -> tuple[str, str]:
+    """The runs and their replacements as two lists for a message (资、网络 and 資、網路)."""
+    return "、".join(run for run, _ in pairs), "、".join(new for _, new in pairs)
 
 
 @dataclass(frozen=True)
@@ -116,30 +165,28 @@ class SimplifiedText:
     where: str
     characters: list[str]
     excerpt: str
+    replacements: list[tuple[str, str]]  # (Simplified run, Taiwan form), see `replacements`
 
     def __str__(self) -> str:
         # In the reader's language (the translator's admin runs in zh-hant), with the
         # replacement, so the translator need not look it up.
+        runs, traditional = describe_replacements(self.replacements)
         return gettext(
             "{where}: Simplified {characters} in “{excerpt}”; write {traditional}"
-        ).format(
-            where=self.where,
-            characters="".join(self.characters),
-            excerpt=self.excerpt,
-            traditional=traditional_forms(self.characters),
-        )
+        ).format(where=self.where, characters=runs, excerpt=self.excerpt, traditional=traditional)
 
 
 def simplified_message(text: str) -> str | None:
     """What the translator is told about one text they saved, in their language; None when it
     holds no Simplified-only character. The text is in front of them, so it names only the
-    characters and their Traditional forms."""
-    characters = find_simplified(text)
-    if not characters:
+    Simplified runs and what to write instead (网络: 網路)."""
+    pairs = replacements(text)
+    if not pairs:
         return None
+    runs, traditional = describe_replacements(pairs)
     return gettext(
         "Simplified Chinese {characters}: write {traditional} instead. It cannot be published."
-    ).format(characters="".join(characters), traditional=traditional_forms(characters))
+    ).format(characters=runs, traditional=traditional)
 
 
 def _excerpt(text: str, char: str, width: int = 12) -> str:
@@ -152,4 +199,5 @@ def check_texts(texts: Iterable[tuple[str, str]]) -> Iterator[SimplifiedText]:
     for where, text in texts:
         characters = find_simplified(text)
         if characters:
-            yield SimplifiedText(where, characters, _excerpt(text, characters[0]))
+            excerpt = _excerpt(text, characters[0])
+            yield SimplifiedText(where, characters, excerpt, replacements(text))

@@ -5,7 +5,8 @@
    Publish asks first; nothing goes live (database, public API) until the translator confirms.
    The API then calls the live page `needs_review`.
 5. Saving Simplified characters (网络) answers at once, on that segment, in the admin's
-   language, with the Traditional form (網絡); one message, no page-level warning.
+   language, with its Taiwan form (網路, as the glossary wants; not 網絡); one message, no
+   page-level warning (neither the guard's nor the glossary's) on saving or reopening.
 
 Screenshots (each with the segment scrolled into view) are kept in
 test-artifacts/translation_review/.
@@ -45,7 +46,7 @@ TEXT = {
         "unreviewed": "Not reviewed yet",
         "question": "nobody has reviewed it",
         "publish_as_it_is": "Publish as it is",
-        "simplified": "Simplified Chinese 网络: write 網絡 instead. It cannot be published.",
+        "simplified": "Simplified Chinese 网络: write 網路 instead. It cannot be published.",
         "page_warning": "Simplified Chinese characters found",
     },
     "zh-hant": {
@@ -54,7 +55,7 @@ TEXT = {
         "unreviewed": "尚未審閱",
         "question": "尚未經過任何人審閱",
         "publish_as_it_is": "照原樣發布",
-        "simplified": "簡體字「网络」請改為「網絡」；含簡體字的譯文無法發布。",  # noqa: RUF001
+        "simplified": "簡體字「网络」請改為「網路」；含簡體字的譯文無法發布。",  # noqa: RUF001
         "page_warning": "發現簡體字",
     },
 }
@@ -213,14 +214,14 @@ def test_simplified_characters_are_answered_once_on_save(
     row.get_by_role("button", name=text["save"], exact=True).click()
     row.get_by_text(text["simplified"]).wait_for()
 
-    # At once, on the segment, in red (no tick), in the admin's language, with 網絡.
+    # At once, on the segment, in red (no tick), in the admin's language, with 網路.
     assert translator.evaluate("window.notReloaded === true")
     assert "errored" in row.get_attribute("class")
     assert row.locator(".icon--green").count() == 0
     shoot(screenshot, translator, row, "04-simplified-on-save", language)
     # Once: nowhere else on the page, and no page-level message about it.
     body = translator.locator("body").inner_text()
-    assert body.count("網絡") == 1
+    assert body.count(text["simplified"]) == 1 and "網絡" not in body
     assert not [m for m in translator.locator(WARNINGS).all_inner_texts() if "网" in m]
     assert text["page_warning"] not in body.replace(text["simplified"], "")
 
@@ -229,8 +230,10 @@ def test_simplified_characters_are_answered_once_on_save(
     row = segment_of(translator, PARAGRAPHS[2][0])
     row.get_by_text(text["simplified"]).wait_for()
     body = translator.locator("body").inner_text()
-    assert body.count("網絡") == 1
+    assert body.count(text["simplified"]) == 1 and "網絡" not in body
     assert not guard_warnings(translator, text)
+    # Nor the glossary's (it forbids 网络 and 網絡): no page-level message names 网 at all.
+    assert not [m for m in translator.locator(WARNINGS).all_inner_texts() if "网" in m]
     shoot(screenshot, translator, row, "05-simplified-on-reopen", language)
     zh = DigestPage.objects.get(pk=zh_digest.pk)
     assert "网络" not in str(zh.live_revision.as_object().body)

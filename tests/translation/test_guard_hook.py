@@ -42,8 +42,8 @@ def summary_error(response) -> str:
 @pytest.mark.parametrize(
     ("language", "expected", "absent"),
     [
-        ("en", "Simplified Chinese 说资: write 說資 instead.", "簡體字"),
-        ("zh-hant", "簡體字「说资」請改為「說資」；", "Simplified"),  # noqa: RUF001
+        ("en", "Simplified Chinese 说、资: write 說、資 instead.", "簡體字"),
+        ("zh-hant", "簡體字「说、资」請改為「說、資」；", "Simplified"),  # noqa: RUF001
     ],
 )
 def test_editor_shows_simplified_characters_once_on_their_segment(
@@ -60,7 +60,7 @@ def test_editor_shows_simplified_characters_once_on_their_segment(
     assert expected in error and absent not in error
     # Said on the segment only, not again above the editor.
     page_text = response.content.decode().split("js-translation-editor")[0]
-    assert "说资" not in page_text
+    assert "说" not in page_text and "资" not in page_text
 
 
 def test_publishing_simplified_text_is_refused(

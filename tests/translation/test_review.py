@@ -122,15 +122,16 @@ def test_update_and_publish_leaves_prefilled_text_to_the_editor(
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("en", "Simplified Chinese 网络: write 網絡 instead."),
-        ("zh-hant", "簡體字「网络」請改為「網絡」；"),  # noqa: RUF001
+        ("en", "Simplified Chinese 网络: write 網路 instead."),
+        ("zh-hant", "簡體字「网络」請改為「網路」；"),  # noqa: RUF001
     ],
 )
 def test_saving_a_segment_with_simplified_characters_says_what_to_write(
     client, translator, synced, language, expected
 ):
     """Said when the segment is saved, on it, in the translator's language, with the
-    Traditional form; kept as a draft, which the guard will not publish."""
+    Traditional form in Taiwan usage (網路, as the glossary wants; not 網絡); kept as a draft,
+    which the guard will not publish."""
     from wagtail.users.models import UserProfile
 
     profile = UserProfile.get_for_user(translator)

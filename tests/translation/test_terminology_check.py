@@ -7,6 +7,7 @@ from wagtail_localize.models import StringTranslation
 
 from cms.digests.models import DigestPage
 from cms.terminology import checks
+from tests.translation.test_guard_hook import summary_error
 
 pytestmark = pytest.mark.django_db
 
@@ -108,3 +109,35 @@ def test_the_report_and_the_command_agree_on_the_seed_and_after_a_change(odin_pa
         return sorted((v.page_id, v.kind, v.term.english, v.found) for v in violations)
 
     assert keys(checks.check_memory()) == keys(checks.check_site()) != []
+
+
+def test_simplified_variants_are_said_once_by_the_guard_with_the_glossary_term(
+    client, translator, zh_locale
+):
+    """Issue 46.5: the guard suggested 網絡 for 网络 and the glossary, on reopening the editor,
+    warned again that 网络 is forbidden. Now the guard suggests the glossary's 網路 and the
+    glossary stays silent about what the guard says; a Traditional variant is still its own."""
+    en = DigestPage.objects.get(locale__language_code="en", short_name="DCP")
+    zh = en.get_translation(zh_locale)
+    assert "無損網路" in zh.summary  # "lossless fabric": lossless -> 無損, fabric -> 網路
+    strings = StringTranslation.objects.filter(
+        locale=zh_locale, context__object_id=en.translation_key, context__path="summary"
+    )
+    strings.update(data=zh.summary.replace("無損網路", "无损网络"))
+    client.force_login(translator)
+    url = reverse("wagtailadmin_pages:edit", args=[zh.pk])
+
+    response = client.get(url)
+
+    assert "Simplified Chinese 无损网络: write 無損網路 instead." in summary_error(response)
+    page_text = response.content.decode().split("js-translation-editor")[0]
+    assert "Glossary:" not in page_text and "网" not in page_text  # said on the segment only
+    translation = checks.Translation.objects.get(
+        source__object_id=en.translation_key, target_locale=zh_locale
+    )
+    assert checks.check_translation(translation, zh) == []
+
+    # 網絡 has no Simplified character: the guard says nothing, the glossary does.
+    strings.update(data=zh.summary.replace("無損網路", "無損網絡"))
+    editor_page = client.get(url).content.decode()
+    assert "Glossary: “網絡” is a forbidden variant; use “網路” (network)" in editor_page

@@ -5,12 +5,37 @@ from django.core.management import CommandError, call_command
 
 from cms.digests.models import DigestPage
 from cms.translation.content_checks import check_page
-from cms.translation.zh_hant import find_simplified, to_traditional
+from cms.translation.zh_hant import (
+    find_simplified,
+    replacements,
+    simplified_message,
+    to_traditional,
+)
 
 
 def test_flags_simplified_only_characters():
     assert find_simplified("资料中心网络") == ["资", "网", "络"]
     assert to_traditional("网络") == "網絡"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("资料中心网络", [("资", "資"), ("网络", "網路")]),
+        ("新的网络摘要。", [("网络", "網路")]),
+        ("软件", [("软件", "軟體")]),
+        ("内存很大", [("内存", "記憶體")]),  # longer than what it replaces
+        ("打印机", [("打印机", "印表機")]),  # one word around a kept character
+        ("公里與網絡", []),  # valid Traditional characters: not the guard's business
+    ],
+)
+def test_suggests_taiwan_usage_word_by_word(text, expected):
+    assert replacements(text) == expected
+
+
+def test_the_message_names_the_word_and_its_taiwan_form():
+    message = simplified_message("集合通訊网络")
+    assert message.startswith("Simplified Chinese 网络: write 網路 instead.")
 
 
 @pytest.mark.parametrize("text", ["資料中心網路", "公里", "看著", "里程碑", "English only", ""])
