@@ -13,26 +13,12 @@ from tests.users import member
 
 from .conftest import PHONE
 from .test_preview import admin_preview_src
+from .test_reader import open_reader, switch_language
 
 pytestmark = pytest.mark.browser
 
-HTML_LANG = {"en": "en", "zh-hant": "zh-Hant"}
 FEED = {"en": "/feed.atom", "zh-hant": "/zh-hant/feed.atom"}
 FEED_TEXT = {"en": "Atom feed of new digests", "zh-hant": "新導讀的 Atom 訂閱"}
-
-
-def open_reader(page, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("main[aria-busy=false]")
-
-
-def switch_language(page, lang: str) -> None:
-    page.locator(f"button[data-lang='{lang}']").click()
-    page.wait_for_function(
-        "lang => document.documentElement.lang === lang && "
-        "document.querySelector('main').getAttribute('aria-busy') === 'false'",
-        arg=HTML_LANG[lang],
-    )
 
 
 def assert_feed_of(page, base: str, lang: str) -> None:
