@@ -5,8 +5,9 @@ translation could publish through them. These subclasses of its public view clas
 at the same admin URLs (registered ahead of wagtail-localize's own in wagtail_hooks) and ask
 `cms.translation.policy` instead:
 
-- submitting ("Translate this page") offers only the directions the user's role may start, and
-  always makes a draft (WAGTAILLOCALIZE_SYNC_LIVE_STATUS_ON_TRANSLATE = False in the settings);
+- submitting ("Translate this page") offers only the directions the user's role may start, only
+  for a live page (`policy.submission_refusal`, for everyone), and always makes a draft
+  (WAGTAILLOCALIZE_SYNC_LIVE_STATUS_ON_TRANSLATE = False in the settings);
 - updating ("Sync translated pages") syncs as a draft, each changed segment starting from its
   previous translation (cms.translation.previous); "Publish immediately" is offered only to
   users who may publish every translation, and each is published through the policy's checks,
@@ -21,8 +22,9 @@ at the same admin URLs (registered ahead of wagtail-localize's own in wagtail_ho
 
 from django.contrib import messages
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
-from django.http import Http404, HttpResponseForbidden
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpResponseForbidden, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from wagtail.models import Locale, Page
 from wagtail_localize.models import Translation
@@ -60,15 +62,21 @@ class RoleLimitedSubmitMixin:
         field.queryset = field.queryset.filter(pk__in=[loc.pk for loc in self.allowed_locales()])
         return form
 
-    def get(self, request, *args, **kwargs):
+    def refusal(self) -> HttpResponseRedirect | None:
+        """Refuse what the policy forbids before wagtail-localize's view does anything."""
         if not self.allowed_locales():
             raise PermissionDenied
-        return super().get(request, *args, **kwargs)
+        reason = policy.submission_refusal(self.object)
+        if reason:
+            messages.error(self.request, reason)
+            return redirect(reverse("wagtailadmin_home"))
+        return None
+
+    def get(self, request, *args, **kwargs):
+        return self.refusal() or super().get(request, *args, **kwargs)
 
     def post(self, request, *args, **kwargs):
-        if not self.allowed_locales():
-            raise PermissionDenied
-        return super().post(request, *args, **kwargs)
+        return self.refusal() or super().post(request, *args, **kwargs)
 
 
 class SubmitPageTranslationView(

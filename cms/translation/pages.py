@@ -10,7 +10,7 @@ a workflow approval of such a revision.
 
 import logging
 
-from wagtail.models import PagePermissionTester, Revision
+from wagtail.models import Page, PagePermissionTester, Revision
 
 from . import policy
 
@@ -18,7 +18,34 @@ logger = logging.getLogger(__name__)
 
 
 class RoleCheckedPermissionTester(PagePermissionTester):
-    """Wagtail's page permissions, less what the policy refuses that no view hook can stop."""
+    """Wagtail's page permissions, less what the policy refuses.
+
+    Wagtail's actions (wagtail.actions: publish, unpublish, delete, move, copy, alias) ask
+    these in their own `check`, whichever path runs them: the admin views, bulk actions and the
+    admin API's page actions (/admin/api/main/pages/<id>/action/<name>/), which call no
+    `before_*` hook. What a publish would put live (the zh-Hant guard, untranslated or
+    unreleased text) is not a permission and is not asked here: a button hidden for it would
+    not say why (cms.translation.publishing and `publish()` below refuse it, saying why).
+    """
+
+    def can_publish(self) -> bool:
+        return super().can_publish() and policy.may_write(self.user, self.page)
+
+    def can_unpublish(self) -> bool:
+        return super().can_unpublish() and policy.may_write(self.user, self.page)
+
+    def can_move_to(self, destination: Page) -> bool:
+        return super().can_move_to(destination) and policy.may_move(
+            self.user, self.page, destination
+        )
+
+    def can_copy_to(self, destination: Page, recursive: bool = False) -> bool:
+        # Wagtail's copy and alias actions, the admin API's included, ask this.
+        return (
+            super().can_copy_to(destination, recursive)
+            and policy.may_copy(self.user, self.page)
+            and policy.may_write(self.user, destination)
+        )
 
     def can_delete(self, ignore_bulk: bool = False) -> bool:
         # Wagtail's Delete everywhere (and Move, which asks this): the edit view's header,

@@ -22,10 +22,17 @@ in Wagtail's own views. What they cannot express, and what wagtail-localize's vi
   request to check (see `cms.translation.pages`);
 - nothing untranslated goes live either: a translation with strings not yet translated is not
   published (its page would show them in English);
-- nor a translation whose English page is not live (a draft submitted for translation);
+- nor a translation whose English page is not live (a draft submitted for translation); and
+  only a live page may be submitted for translation at all: submitting copies the page's text,
+  and a page never published (a draft, or one scheduled for later) holds what its readers may
+  not see yet;
+- a translated page is published from what its translator wrote (its strings), on every path,
+  not from its latest revision, which the translation editor does not write
+  (`cms.translation.publishing`);
 - texts filled in automatically and not reviewed (machine, memory, a sync's previous
   translation: cms.translation.review) go live only once the publisher confirms it
-  (`unreviewed_question`): asked before publishing, not refused.
+  (`unreviewed_question`): asked before publishing in the page editor, refused on the paths
+  that cannot ask (bulk publish, the admin API).
 
 Users in no role (superusers, moderators) are limited only by Wagtail's own permissions.
 """
@@ -132,6 +139,18 @@ def may_translate(user, source_locale: Locale, target_locale: Locale) -> bool:
         source_locale.language_code == SOURCE_LANGUAGE
         and target_locale.language_code == TARGET_LANGUAGE
     )
+
+
+def submission_refusal(instance: Model) -> str | None:
+    """Why `instance` may not be submitted for translation (by anyone), or None.
+
+    Submitting copies the page's row, which for a page never published is its draft: the copy
+    would put unreleased text (perhaps embargoed, or scheduled for later) in translators' hands
+    and, published, before readers. Snippets have no draft here.
+    """
+    if isinstance(instance, Page) and not instance.live:
+        return _("“%(title)s” is not published yet.") % {"title": instance.title}
+    return None
 
 
 def may_edit_snippet(user, model: type[Model]) -> bool:

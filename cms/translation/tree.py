@@ -17,8 +17,9 @@ An English page deleted or unpublished in the admin takes its translations with 
 behind, a zh-hant page stayed live with no source to translate from, and only an admin could
 remove it (editors write English only, translators delete nothing). Wagtail's delete and
 unpublish views act on what their `construct_translated_pages_to_cascade_actions` hook names
-and say so on their confirmation pages; its bulk actions ask no such hook, so the same is done
-after them (`after_bulk_action`). Acting on a translation never touches its source.
+and say so on their confirmation pages; its bulk actions and its admin API's unpublish and
+delete actions ask no such hook, so the same is done after them (`after_bulk_action`,
+cms.translation.admin_api). Acting on a translation never touches its source.
 
 Privacy set on an English page (login, password or groups) is set on its translations at once.
 wagtail-localize copies it only when a translation is created, published or synced, so a
@@ -98,8 +99,8 @@ def translations_cascaded(pages: list[Page], action: str) -> dict[Page, list[Pag
 
 
 def cascade_bulk_action(pages: list[Page], action: str, user) -> None:
-    """After a bulk delete or unpublish (which ask no cascade hook): do the same to the
-    translations of its English pages, as the single-page views do."""
+    """After a bulk or admin API delete or unpublish (which ask no cascade hook): do the same
+    to the translations of its English pages, as the single-page views do."""
     if action not in CASCADED_ACTIONS:
         return
     for translations in english_translations(pages).values():

@@ -1,7 +1,8 @@
 """Admin wiring for the translation workflow: report, dashboard panel, roles and the guard.
 
 Every check of who may do what is `cms.translation.policy`; the hooks here only put it on each
-admin path: Wagtail's page views and bulk actions through their `before_*` hooks, and
+admin path: Wagtail's page views and bulk actions through their `before_*` hooks, its admin
+API's page actions by serving a policy-checked pages endpoint (`construct_admin_api`), and
 wagtail-localize's submit, update, stop, override and convert views by serving our subclasses
 and wrappers at their URLs.
 """
@@ -21,7 +22,7 @@ from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
 from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 
-from . import bulk_actions, localize_views, policy, snippets_api, tree
+from . import admin_api, bulk_actions, localize_views, policy, publishing, snippets_api, tree
 from .menu_labels import relabel_in_place
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
@@ -276,18 +277,23 @@ def check_bulk_action(request, action_type, objects, action):
         raise PermissionDenied
     if action_type == "publish":
         for page in pages:
-            reason = policy.publish_refusal(
-                request.user, page.specific.get_latest_revision_as_object()
-            )
+            reason = publishing.publish_refusal(request.user, page)
             if reason:
                 title = page.get_admin_display_title()
                 return _refuse(request, f"{title}: {reason}", reverse("wagtailadmin_home"))
     return None
 
 
-# After Wagtail's own (order 0), so these replace its Delete and Unpublish of pages.
+# After Wagtail's own (order 0), so these replace its Delete, Unpublish and Publish of pages.
 hooks.register("register_bulk_action", bulk_actions.DeleteWithTranslationsBulkAction, order=1)
 hooks.register("register_bulk_action", bulk_actions.UnpublishWithTranslationsBulkAction, order=1)
+hooks.register("register_bulk_action", bulk_actions.PublishThroughPolicyBulkAction, order=1)
+
+
+@hooks.register("construct_admin_api")
+def policy_checked_admin_api(router):
+    """The admin API's pages endpoint, its page actions asking the policy (admin_api)."""
+    router.register_endpoint("pages", admin_api.PolicyCheckedPagesAdminAPIViewSet)
 
 
 @hooks.register("after_bulk_action")

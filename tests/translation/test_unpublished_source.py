@@ -1,8 +1,9 @@
 """A translation goes live only while its English page is live.
 
-An editor's English draft (a digest not published yet, perhaps under embargo) can be submitted
-for translation, which copies its text into a zh-hant draft. Publishing that translation would
-put on the public API, in Chinese, what English readers cannot see yet.
+An English page can be unpublished (a digest withdrawn, perhaps under embargo again) after its
+translation was started; the zh-hant draft keeps its text. Publishing that translation would
+put on the public API, in Chinese, what English readers cannot see. (Submitting a page that is
+not live for translation is refused outright: tests/translation/test_permission_matrix.py.)
 """
 
 from urllib.parse import urlencode
@@ -34,6 +35,14 @@ def english_draft(digest_en, editor):
     return page
 
 
+def _started_then_unpublished(page: DigestPage, start_translation) -> Translation:
+    """The translation of `page`, started while it was live; `page` is a draft again since."""
+    page.get_latest_revision().publish()
+    translation = start_translation(page)
+    DigestPage.objects.get(pk=page.pk).unpublish()
+    return translation
+
+
 def _translate_everything(client, translation: Translation) -> None:
     for segment in StringSegment.objects.filter(source=translation.source):
         response = client.put(
@@ -47,7 +56,7 @@ def _translate_everything(client, translation: Translation) -> None:
 def test_translation_of_an_english_draft_is_not_published(
     client, english_draft, start_translation, django_capture_on_commit_callbacks
 ):
-    translation = start_translation(english_draft)  # logged in as the translator
+    translation = _started_then_unpublished(english_draft, start_translation)  # as translator
     _translate_everything(client, translation)
     zh = translation.get_target_instance()
 
@@ -68,7 +77,7 @@ def test_translation_of_an_english_draft_is_not_published(
 def test_it_is_published_once_english_is(
     client, english_draft, start_translation, django_capture_on_commit_callbacks
 ):
-    translation = start_translation(english_draft)
+    translation = _started_then_unpublished(english_draft, start_translation)
     _translate_everything(client, translation)
     english_draft.get_latest_revision().publish()
     zh = translation.get_target_instance()
