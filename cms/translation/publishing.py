@@ -6,7 +6,9 @@ may still hold the English text a sync or the first submission copied in, and pu
 put that live while the report called the page up to date. Here a translated page is published
 from its strings, as wagtail-localize's editor does (`prefill.publish_translation`, through its
 `save_target`), and every page is refused first what `policy.publish_refusal` refuses, checking
-what would really go live: the translation's strings, or the latest revision's content.
+what would really go live: the translation's strings, or the latest revision's content. Texts
+filled in automatically that nobody reviewed are refused here: the page editor asks before
+publishing them (`policy.unreviewed_question`), and these paths have no one to ask.
 """
 
 from django.utils.translation import gettext as _
@@ -22,9 +24,16 @@ def publish_refusal(user, page: Page) -> str | None:
     if user is not None and not policy.may_publish(user, page):
         return _("You may not publish this page.")
     translation = policy.translation_into(page)
-    if translation is not None:
-        return policy.publish_refusal(user, page, translation)
-    return policy.publish_refusal(user, page.get_latest_revision_as_object())
+    if translation is None:
+        return policy.publish_refusal(user, page.get_latest_revision_as_object())
+    refusal = policy.publish_refusal(user, page, translation)
+    if refusal is None and policy.unreviewed_question(page):
+        # The page editor asks before publishing texts nobody reviewed; these paths cannot ask.
+        return _(
+            "some texts were filled in automatically; review them in the translation editor, "
+            "then publish."
+        )
+    return refusal
 
 
 def publish(page: Page, user) -> Page:

@@ -147,3 +147,35 @@ def test_saving_a_segment_with_simplified_characters_says_what_to_write(
 
     clean = save_segment(client, synced, "summary", "新的網路摘要。")
     assert not clean.json()["error"]
+
+
+def bulk_publish(client, page, capture):
+    url = reverse("wagtail_bulk_action", args=["wagtailcore", "page", "publish"])
+    with capture(execute=True):
+        return client.post(f"{url}?id={page.pk}", {"include_descendants": ""})
+
+
+def api_publish(client, page, capture):
+    url = reverse("wagtailadmin_api:pages:action", kwargs={"pk": page.pk, "action_name": "publish"})
+    with capture(execute=True):
+        return client.post(url, content_type="application/json", data={})
+
+
+@pytest.mark.parametrize("publish_on", [bulk_publish, api_publish], ids=["bulk", "admin-api"])
+def test_paths_that_cannot_ask_refuse_texts_nobody_reviewed(
+    client, synced, digest_zh, publish_on, django_capture_on_commit_callbacks
+):
+    """The page editor asks before publishing pre-filled texts; bulk publish and the admin API
+    have no one to ask, so they leave such a page as it was, in the database and the API."""
+    live_before = DigestPage.objects.get(pk=digest_zh.pk).live_revision_id
+
+    publish_on(client, digest_zh, django_capture_on_commit_callbacks)
+
+    assert DigestPage.objects.get(pk=digest_zh.pk).live_revision_id == live_before
+    api = client.get(f"/api/v2/pages/{digest_zh.pk}/?fields=translation_status").json()
+    assert api["translation_status"]["state"] == "out_of_date"
+
+    # Once the translator has reviewed the text, the same path publishes it.
+    assert save_segment(client, synced, "summary", REVIEWED_ZH).status_code == 200
+    publish_on(client, digest_zh, django_capture_on_commit_callbacks)
+    assert DigestPage.objects.get(pk=digest_zh.pk).summary == REVIEWED_ZH
