@@ -2,8 +2,8 @@
 
 Every check of who may do what is `cms.translation.policy`; the hooks here only put it on each
 admin path: Wagtail's page views and bulk actions through their `before_*` hooks, and
-wagtail-localize's submit, update, stop, override and convert views by serving our subclasses
-and wrappers at their URLs.
+wagtail-localize's submit, update, stop, override, convert and PO upload views by serving our
+subclasses and wrappers at their URLs.
 """
 
 from django.contrib import messages
@@ -21,7 +21,7 @@ from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
 from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 
-from . import bulk_actions, localize_views, policy, snippets_api, tree
+from . import bulk_actions, localize_views, po_upload, policy, snippets_api, tree
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
 from .queue_views import OpenTranslationView, TranslationQueueView
@@ -62,6 +62,11 @@ def replace_localize_views():
             "translate/<int:translation_id>/disable/",
             localize_views.stop_translation,
             name="stop_translation",
+        ),
+        path(
+            "translate/<int:translation_id>/pofile/upload/",
+            po_upload.upload_pofile,
+            name="upload_pofile",
         ),
         path(
             "page/<int:page_id>/convert_to_alias/",
