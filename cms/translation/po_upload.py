@@ -21,6 +21,8 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from wagtail.admin.utils import get_valid_next_url_from_request
@@ -37,8 +39,20 @@ class Refusal(ValueError):
     """An upload that cannot be imported; its message says why, for the translator."""
 
 
-def bad_request(message: str) -> HttpResponseBadRequest:
-    return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+def bad_request(request: HttpRequest, message: str) -> HttpResponseBadRequest:
+    """The refusal as a short page: the editor posts the upload as a plain form, so the
+    translator sees this page, with a way back to the translation editor (`next`)."""
+    back = get_valid_next_url_from_request(request) or reverse("wagtailadmin_home")
+    body = format_html(
+        '<!DOCTYPE html><html lang="{}"><meta charset="utf-8"><title>{}</title>'
+        '<p>{}</p><p><a href="{}">{}</a></p></html>',
+        get_language(),
+        _("Upload PO file"),
+        message,
+        back,
+        _("Back to the translation"),
+    )
+    return HttpResponseBadRequest(body)
 
 
 def read_po(upload) -> polib.POFile:
@@ -101,7 +115,7 @@ def upload_pofile(request: HttpRequest, translation_id: int) -> HttpResponse:
         po = read_po(upload)
         check_translation_id(po, translation)
     except Refusal as refusal:
-        return bad_request(str(refusal))
+        return bad_request(request, str(refusal))
     with transaction.atomic():
         translation.import_po(po, user=request.user, tool_name=PO_FILE)
     messages.success(request, _("Successfully imported translations from PO File."))

@@ -5,6 +5,7 @@ file that is no PO file, without or with another translation's id header, or too
 answers 400 naming the fault, leaves nothing in the temp directory and changes no translation.
 """
 
+import html
 import tempfile
 
 import polib
@@ -43,6 +44,10 @@ def translated_po(translation, **metadata) -> bytes:
 
 def strings() -> set:
     return set(StringTranslation.objects.values_list("pk", "data", "translation_of_id"))
+
+
+def page_text(response) -> str:
+    return html.unescape(response.content.decode())
 
 
 def post(client, translation, data):
@@ -91,7 +96,8 @@ def test_an_upload_it_cannot_import_is_refused_with_400(
     response = post(client, translation, data)
 
     assert response.status_code == 400
-    assert message in response.content.decode()
+    assert message in page_text(response)
+    assert '<a href="/admin/">' in page_text(response)  # back to where the upload came from
     assert list(temp_dir.iterdir()) == []
     assert strings() == before
 
@@ -108,7 +114,7 @@ def test_a_file_over_the_limit_is_refused_naming_the_limit(
     response = post(client, translation, {"file": SimpleUploadedFile("page.po", content)})
 
     assert response.status_code == 400
-    assert "over the PO upload limit of 500 bytes" in response.content.decode()
+    assert "over the PO upload limit of 500 bytes" in page_text(response)
     assert list(temp_dir.iterdir()) == []
     assert strings() == before
 
@@ -122,7 +128,7 @@ def test_the_refusal_is_in_the_translators_language(client, translator, translat
     response = post(client, translation, {"file": SimpleUploadedFile("page.po", b"garbage")})
 
     assert response.status_code == 400
-    assert response.content.decode().startswith("這不是 PO 檔")
+    assert "<p>這不是 PO 檔：" in page_text(response)  # noqa: RUF001
 
 
 def test_a_good_upload_is_imported_and_leaves_no_temporary_file(
