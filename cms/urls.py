@@ -14,6 +14,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path, re_path
 from django.views.decorators.cache import cache_control
 from wagtail.admin import urls as wagtailadmin_urls
+from wagtail.admin.views.account import PasswordResetView
 from wagtail.contrib.sitemaps.views import sitemap
 from wagtail.documents import urls as wagtaildocs_urls
 
@@ -23,6 +24,12 @@ from cms.digests.feeds import DigestFeed
 from cms.digests.sitemap import ReaderSitemap, robots_txt
 from cms.digests.visibility import private_for_who_sees_more
 from cms.not_found import api_not_found
+from cms.ops.throttling import (
+    feed_throttles,
+    password_reset_refusal,
+    password_reset_throttles,
+    rate_limited,
+)
 from cms.reader.views import preview_shell
 
 
@@ -48,6 +55,17 @@ handler404 = "cms.not_found.page_not_found"
 handler500 = "cms.not_found.server_error"
 
 urlpatterns = [
+    # Wagtail's password reset form at its own address, limited (cms.ops.throttling): it sends
+    # an e-mail to whatever address is typed in, for anyone.
+    path(
+        "admin/password_reset/",
+        rate_limited(
+            PasswordResetView.as_view(),
+            password_reset_throttles,
+            methods=("POST",),
+            message=password_reset_refusal,
+        ),
+    ),
     path("admin/", include(wagtailadmin_urls)),
     path("documents/", include(wagtaildocs_urls)),
     path("api/v2/", api_root, name="api-root"),
@@ -59,8 +77,11 @@ urlpatterns = [
     # One sitemap for both languages: each page names its other language's address.
     path(
         "sitemap.xml",
-        private_for_who_sees_more(
-            cache_control(public=True, max_age=3600)(revalidated_by_content(sitemap))
+        rate_limited(
+            private_for_who_sees_more(
+                cache_control(public=True, max_age=3600)(revalidated_by_content(sitemap))
+            ),
+            feed_throttles,
         ),
         {"sitemaps": {"pages": ReaderSitemap}},
         name="sitemap",
@@ -78,8 +99,11 @@ if settings.DEBUG:
 urlpatterns += i18n_patterns(
     path(
         "feed.atom",
-        private_for_who_sees_more(
-            cache_control(public=True, max_age=300)(revalidated_by_content(DigestFeed()))
+        rate_limited(
+            private_for_who_sees_more(
+                cache_control(public=True, max_age=300)(revalidated_by_content(DigestFeed()))
+            ),
+            feed_throttles,
         ),
         name="digest_feed",
     ),

@@ -258,13 +258,23 @@ PREVIEW_TOKEN_MAX_AGE = int(os.environ.get("PREVIEW_TOKEN_MAX_AGE", "3600"))
 
 # `import_digests` refuses a larger file before reading it (the shipped seed is about 50 KB).
 IMPORT_MAX_BYTES = int(os.environ.get("IMPORT_MAX_BYTES", str(5 * 1024 * 1024)))
+# The translation editor's "Upload PO file" refuses a larger file (cms.translation.po_upload); a
+# digest's PO file is a few KB.
+PO_UPLOAD_MAX_BYTES = int(os.environ.get("PO_UPLOAD_MAX_BYTES", str(1024 * 1024)))
 
 # Operations: API limits, request ids, Content-Security-Policy, CDN purging.
 # The anonymous API rate limit counts in the default cache (Redis with REDIS_URL, shared by every
 # web process) and is enforced by cms.ops.throttling.APIRateLimitMiddleware, ahead of the API
 # response cache, so cached answers count too.
+# The feeds and the sitemap are limited per client address too, at the API's rate unless
+# FEED_THROTTLE_RATE says otherwise; password reset requests per client address and per e-mail
+# address asked for (cms.ops.throttling.rate_limited).
+API_THROTTLE_ANON_RATE = os.environ.get("API_THROTTLE_ANON_RATE", "300/minute") or None
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
-    "anon": os.environ.get("API_THROTTLE_ANON_RATE", "300/minute") or None
+    "anon": API_THROTTLE_ANON_RATE,
+    "feeds": os.environ.get("FEED_THROTTLE_RATE", API_THROTTLE_ANON_RATE or "") or None,
+    "password_reset_address": os.environ.get("PASSWORD_RESET_ADDRESS_RATE", "20/hour") or None,
+    "password_reset_account": os.environ.get("PASSWORD_RESET_ACCOUNT_RATE", "3/hour") or None,
 }
 # Reverse proxies in front of the web process (cms/ops/client_address.py): the client is the
 # address the outermost of TRUSTED_PROXY_COUNT proxies saw, walking X-Forwarded-For back only

@@ -15,8 +15,12 @@ WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
     "OPTIONS": {"MACHINE": {"CLASS": "cms.translation.machine_translators.GuardedDummyTranslator"}},
 }
 
-# API throttling is exercised by tests/ops/test_throttling.py with its own rate; off elsewhere.
-REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None}}  # noqa: F405
+# Rate limits are off; the tests of each (tests/ops/test_throttling.py,
+# tests/ops/test_reset_and_feed_throttling.py) set their own rates.
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": dict.fromkeys(REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]),  # noqa: F405
+}
 
 
 # Sync worker: tests reach no network (each points the sources at a local server) and must not

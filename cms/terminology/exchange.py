@@ -40,6 +40,7 @@ from django.db import transaction
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from wagtail.search.backends import get_search_backends
 
 from cms.translation.zh_hant import is_traditional_chinese, language_subtags
 
@@ -58,6 +59,10 @@ TARGET_LANG = "zh-Hant"
 MAX_UPLOAD_BYTES = 1024 * 1024
 # A refused import lists at most this many problems, then how many more there are.
 MAX_REPORTED_PROBLEMS = 20
+# What an import writes of a term, and how many rows go in one INSERT or UPDATE (SQLite's
+# limit on query parameters is the tightest of the databases used).
+IMPORTED_FIELDS = ["english", "chinese", "note", "case_sensitive", "forbidden_variants"]
+BULK_BATCH = 500
 
 
 class GlossaryImportError(ValueError):
@@ -371,9 +376,27 @@ def plan_import(rows: list[TermRow]) -> list[tuple[GlossaryTerm, bool]]:
 
 @transaction.atomic
 def apply(plan: list[tuple[GlossaryTerm, bool]]) -> tuple[int, int]:
-    """Save a plan_import's terms; returns (added, updated)."""
-    for term, _created in plan:
-        term.save()
+    """Save a plan_import's terms and index them for the admin's search, in one transaction;
+    returns (added, updated).
+
+    One save per term, each indexed by Wagtail's post_save handler, took 26 s for 6,000 terms in
+    one request. The terms go in as one upsert on the primary key instead (new terms have none,
+    so they are inserted; the others update their row, the English spelling included), which
+    sends no signals, so they are indexed here, in bulk too. (bulk_update was no faster than a
+    save per term: it builds a CASE per field and term.) Nothing else listens to a term's save:
+    every check reads the glossary afresh.
+    """
+    terms = [term for term, _created in plan]
+    GlossaryTerm.objects.bulk_create(
+        terms,
+        batch_size=BULK_BATCH,
+        update_conflicts=True,
+        unique_fields=["id"],
+        update_fields=IMPORTED_FIELDS,
+    )
+    if terms:
+        for backend in get_search_backends(with_auto_update=True):
+            backend.add_bulk(GlossaryTerm, terms)
     added = sum(created for _term, created in plan)
     return added, len(plan) - added
 

@@ -3,8 +3,8 @@
 Every check of who may do what is `cms.translation.policy`; the hooks here only put it on each
 admin path: Wagtail's page views and bulk actions through their `before_*` hooks, its admin
 API's page actions by serving a policy-checked pages endpoint (`construct_admin_api`), and
-wagtail-localize's submit, update, stop, override and convert views by serving our subclasses
-and wrappers at their URLs.
+wagtail-localize's submit, update, stop, override, convert and PO upload views by serving our
+subclasses and wrappers at their URLs.
 """
 
 from django.contrib import messages
@@ -22,7 +22,16 @@ from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
 from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 
-from . import admin_api, bulk_actions, localize_views, policy, publishing, snippets_api, tree
+from . import (
+    admin_api,
+    bulk_actions,
+    localize_views,
+    po_upload,
+    policy,
+    publishing,
+    snippets_api,
+    tree,
+)
 from .menu_labels import relabel_in_place
 from .panels import PagesWaitingForTranslationPanel
 from .queue import may_work_the_queue
@@ -64,6 +73,11 @@ def replace_localize_views():
             "translate/<int:translation_id>/disable/",
             localize_views.stop_translation,
             name="stop_translation",
+        ),
+        path(
+            "translate/<int:translation_id>/pofile/upload/",
+            po_upload.upload_pofile,
+            name="upload_pofile",
         ),
         path(
             "page/<int:page_id>/convert_to_alias/",
