@@ -195,6 +195,11 @@ class Case:
         return self.name.startswith("api-")
 
 
+def _uncited_paper(world: World) -> None:
+    """A paper no digest cites, kept as values["uncited"]."""
+    world.values["uncited"] = Paper.objects.create(title="Uncited", venue="NSDI", year=2025).pk
+
+
 def _case(name, url, allowed, happened, **kwargs) -> Case:
     return Case(name, url, frozenset(allowed), happened, **kwargs)
 
@@ -662,10 +667,18 @@ CASES = [
         data=lambda w: paper_form(Paper.objects.get(pk=w.values["paper"]), title="Edited paper"),
     ),
     _case(
-        "paper-delete",
+        # A paper a digest cites is protected (on_delete=PROTECT), for superusers too.
+        "paper-delete-cited",
         lambda w: reverse("wagtailsnippets_papers_paper:delete", args=[w.values["paper"]]),
-        {SUPERUSER},
+        set(),
         lambda w: not Paper.objects.filter(pk=w.values["paper"]).exists(),
+    ),
+    _case(
+        "paper-delete-uncited",
+        lambda w: reverse("wagtailsnippets_papers_paper:delete", args=[w.values["uncited"]]),
+        {SUPERUSER},
+        lambda w: not Paper.objects.filter(pk=w.values["uncited"]).exists(),
+        prepare=_uncited_paper,
     ),
     _case(
         "paper-translate",
