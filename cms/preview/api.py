@@ -19,7 +19,11 @@ from wagtail.models import Page
 from wagtail_headless_preview.models import HeadlessPreviewMixin, PagePreview
 
 from cms.api_http import JSONBodyMixin
-from cms.api_params import StrictQueryParametersMixin, reject_unknown_parameters
+from cms.api_params import (
+    StrictQueryParametersMixin,
+    reject_unknown_parameters,
+    validate_query_parameters,
+)
 from cms.api_serializers import PageSerializer
 
 PREVIEW_QUERY_PARAMETERS = StrictQueryParametersMixin.detail_query_parameters | {
@@ -46,6 +50,13 @@ class PagePreviewAPIViewSet(JSONBodyMixin, PagesAPIViewSet):
         or address under Wagtail's rule, not the public API's, and redirect to their ids (a
         live digest below an unpublished topic, say). Previews are found by token alone."""
         return [pattern for pattern in super().get_urlpatterns() if pattern.name != "find"]
+
+    def initial(self, request, *args, **kwargs):
+        """The query string checks every API view makes (null characters, a parameter given
+        twice) before the token or content type reach the database: PostgreSQL refuses a NUL
+        byte in a text value with an error, which answered 500."""
+        super().initial(request, *args, **kwargs)
+        validate_query_parameters(request.GET)
 
     def listing_view(self, request):
         reject_unknown_parameters(request.GET, PREVIEW_QUERY_PARAMETERS)

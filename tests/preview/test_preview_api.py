@@ -205,3 +205,11 @@ def test_the_preview_endpoint_answers_as_its_description_says(conforms, editor, 
     settings.PREVIEW_TOKEN_MAX_AGE = 0
     time.sleep(1)
     conforms("/api/v2/page_preview/", 410, **query)
+
+
+@pytest.mark.django_db
+def test_a_null_character_in_the_query_is_a_400_naming_it(client):
+    """PostgreSQL refuses a NUL byte in a text value: it must never reach the database."""
+    response = client.get("/api/v2/page_preview/", {"content_type": "digests.\x00", "token": "x"})
+    assert response.status_code == 400
+    assert "null characters" in response.json()["message"]
