@@ -98,8 +98,12 @@ def test_translator_uses_the_memory_and_sees_a_glossary_warning(
     assert "“congestion control” should be translated as “壅塞控制”" in warning.inner_text()
     shoot("glossary-warning")
 
-    # Publishing warns and is not blocked.
+    # The summary came from the memory and nobody reviewed it: publishing asks first. Once
+    # she confirms, it publishes with the glossary warning, not blocked by it.
     tab.locator('button[name="action"][value="publish"]').click()
+    tab.wait_for_selector("[data-unreviewed-question]")
+    assert not DigestPage.objects.get(pk=page_en.get_translation(zh_fabric.locale).pk).live
+    tab.get_by_role("button", name="Publish as it is").click()
     tab.wait_for_selector("text=publishing is not blocked")
     shoot("published-with-warning")
     zh_page = page_en.get_translation(zh_fabric.locale)
