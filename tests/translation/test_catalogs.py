@@ -17,6 +17,18 @@ ZH_HANT_PO = LOCALES / "zh_Hant" / "LC_MESSAGES" / "django.po"
 PLACEHOLDER = re.compile(r"%\(\w+\)[sdr]|%[sdr]|\{\w*\}")
 
 
+def assert_translated_in_traditional(catalog: polib.POFile) -> None:
+    """Every entry translated, not fuzzy, with its placeholders, and in Traditional characters."""
+    for entry in catalog:
+        assert "fuzzy" not in entry.flags, entry.msgid
+        texts = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+        expected = set(PLACEHOLDER.findall(entry.msgid_plural or entry.msgid))
+        for text in texts:
+            assert text.strip(), f"untranslated: {entry.msgid}"
+            assert set(PLACEHOLDER.findall(text)) == expected, entry.msgid
+            assert find_simplified(text) == [], entry.msgid
+
+
 @pytest.fixture(scope="module")
 def zh_catalog() -> polib.POFile:
     return polib.pofile(str(ZH_HANT_PO))
@@ -118,14 +130,9 @@ def test_wagtail_catalog_translates_only_wagtails_messages(domain):
     assert catalog.metadata["Plural-Forms"] == "nplurals=1; plural=0;"
     ours = {entry.msgid for entry in catalog if not entry.obsolete}
     assert sorted(ours - wagtail_msgids(domain)) == [], "msgids Wagtail no longer has"
+    assert_translated_in_traditional(catalog)
     for entry in catalog:
-        assert "fuzzy" not in entry.flags, entry.msgid
-        texts = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
-        expected = set(PLACEHOLDER.findall(entry.msgid_plural or entry.msgid))
-        for text in texts:
-            assert text.strip(), f"untranslated: {entry.msgid}"
-            assert set(PLACEHOLDER.findall(text)) == expected, entry.msgid
-            assert find_simplified(text) == [], entry.msgid
+        for text in entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr]:
             assert "搜索" not in text, "Taiwan usage is 搜尋"
 
 
@@ -150,11 +157,4 @@ def test_vendor_entries_are_translated_traditional_and_keep_placeholders(domain)
     catalog = vendor_catalog(domain)
     assert catalog.metadata["Plural-Forms"] == "nplurals=1; plural=0;"
     assert not catalog.metadata_is_fuzzy
-    for entry in catalog:
-        assert "fuzzy" not in entry.flags, entry.msgid
-        texts = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
-        expected = set(PLACEHOLDER.findall(entry.msgid_plural or entry.msgid))
-        for text in texts:
-            assert text.strip(), f"untranslated: {entry.msgid}"
-            assert set(PLACEHOLDER.findall(text)) == expected, entry.msgid
-            assert find_simplified(text) == [], entry.msgid
+    assert_translated_in_traditional(catalog)
