@@ -63,19 +63,26 @@ def test_editor_shows_simplified_characters_once_on_their_segment(
     assert "说" not in page_text and "资" not in page_text
 
 
+def refused_publish(client, page: DigestPage, capture) -> tuple[DigestPage, str]:
+    """Press Publish in the page editor as the logged-in user; the guard refuses it and the
+    live revision stays. Returns the page as stored afterwards and the screen's text."""
+    before = DigestPage.objects.get(pk=page.pk).live_revision_id
+    with capture(execute=True):
+        response = client.post(
+            reverse("wagtailadmin_pages:edit", args=[page.pk]), {"action": "publish"}, follow=True
+        )
+    shown = response.content.decode()
+    assert "Not published." in shown
+    stored = DigestPage.objects.get(pk=page.pk)
+    assert stored.live_revision_id == before
+    return stored, shown
+
+
 def test_publishing_simplified_text_is_refused(
     client, translator, digest_zh, simplified_summary, django_capture_on_commit_callbacks
 ):
     client.force_login(translator)
-    url = reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
-    before = DigestPage.objects.get(pk=digest_zh.pk).live_revision_id
-
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(url, {"action": "publish"}, follow=True)
-
-    assert "Not published." in response.content.decode()
-    page = DigestPage.objects.get(pk=digest_zh.pk)
-    assert page.live_revision_id == before
+    page = refused_publish(client, digest_zh, django_capture_on_commit_callbacks)[0]
     assert "资" not in page.summary
 
 
@@ -180,16 +187,8 @@ def test_simplified_text_copied_from_english_is_not_published(
     put Simplified characters live on the zh-hant page."""
     english_with_simplified_copies(digest_en)
     client.force_login(translator)
-    url = reverse("wagtailadmin_pages:edit", args=[digest_zh.pk])
-    before = DigestPage.objects.get(pk=digest_zh.pk).live_revision_id
-
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(url, {"action": "publish"}, follow=True)
-
-    assert "Not published." in response.content.decode()
-    assert "网" in response.content.decode() and "计" in response.content.decode()
-    page = DigestPage.objects.get(pk=digest_zh.pk)
-    assert page.live_revision_id == before
+    page, shown = refused_publish(client, digest_zh, django_capture_on_commit_callbacks)
+    assert "网" in shown and "计" in shown
     assert page.short_name == digest_en.short_name
     api = client.get(f"/api/v2/pages/{digest_zh.pk}/").json()
     assert api["short_name"] == digest_en.short_name
