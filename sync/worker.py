@@ -1,15 +1,15 @@
 """`python -m sync.worker [celery worker options]`: the sync worker, as deploy/ starts it.
 
 It runs Celery's own `worker` command (the same options, defaults and start-up as `celery -A
-sync worker`) on this project's app, but without loading the `celery` umbrella command first.
+cms worker`) on the project's app (cms/celery.py), without loading the `celery` umbrella first.
 That umbrella imports every sub-command, and `celery amqp` brings its interactive shell with it
 (click-repl, prompt_toolkit, wcwidth): about 8 MB the worker never uses, loaded in its main
 process before the pool forks, so every pool child holds the same pages again. On `make bench`'s
 sync stage the worker's tree (main process + 1 pool child) was 14 MB smaller, idle and at peak.
 
 What the umbrella alone offers is left out: its global options (-A, --broker, --workdir, ...;
-the app is always `sync`, the rest comes from the settings) and monkey-patching for the
-eventlet and gevent pools, which the sync's threads do not run on. `celery -A sync worker`
+the app is always `cms`, the rest comes from the settings) and monkey-patching for the
+eventlet and gevent pools, which the sync's threads do not run on. `celery -A cms worker`
 still works, with the extra memory.
 """
 
@@ -20,7 +20,7 @@ import sys
 from celery.bin.base import CLIContext
 from celery.bin.worker import worker
 
-from .celery import app
+from cms.celery import app
 
 
 def main(argv: list[str] | None = None) -> None:

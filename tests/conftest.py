@@ -116,7 +116,7 @@ def unreachable_broker(settings):
     """A broker is configured but nothing answers at its address (Redis restarting): tasks are
     sent for real by the project's Celery app, which fails to connect. The app's own settings
     are restored afterwards (read first: the app loads them from Django's on first use)."""
-    from sync.celery import app
+    from cms.celery import app
     from tests.workers import free_port
 
     before = {"broker_url": app.conf.broker_url, "task_always_eager": app.conf.task_always_eager}

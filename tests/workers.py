@@ -178,7 +178,7 @@ class Workers:
     def start_beat(self, **env: str) -> subprocess.Popen:
         """Celery beat as deploy/ runs it (one, with its schedule file in the test's dir)."""
         log = self.tmp_path / f"beat-{len(self.processes)}.log"
-        command = [sys.executable, "-m", "celery", "-A", "sync", "beat", "--loglevel=INFO"]
+        command = [sys.executable, "-m", "celery", "-A", "cms", "beat", "--loglevel=INFO"]
         command.append(f"--schedule={self.tmp_path / 'beat-schedule'}")
         process = subprocess.Popen(
             command,

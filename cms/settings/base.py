@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from corsheaders.defaults import default_headers as cors_default_headers
 from django.utils.translation import gettext_lazy as _
 from django_guid.integrations import CeleryIntegration
@@ -440,9 +441,21 @@ WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", Tr
 WEBHOOK_USER_AGENT = "research-digests-webhooks/1"
 # CA certificates that HTTPS receivers are verified against; empty: certifi's (as requests).
 WEBHOOK_CA_BUNDLE = os.environ.get("WEBHOOK_CA_BUNDLE", "")
+
+# Celery beat's periodic tasks (run exactly one beat: `celery -A cms beat`).
 CELERY_BEAT_SCHEDULE = {
+    "sync all papers": {
+        "task": "sync.tasks.sync_all",
+        # minute hour day-of-month month day-of-week, separated by any whitespace
+        "schedule": crontab.from_string(" ".join(SYNC_ALL_CRONTAB.split())),
+    },
+    "retry papers due again": {"task": "sync.tasks.sync_due", "schedule": 15 * 60},
+    "hand out owed papers again": {
+        "task": "sync.tasks.sync_owed",
+        "schedule": SYNC_RECOVER_INTERVAL,
+    },
     "deliver webhooks due": {
         "task": "cms.webhooks.tasks.deliver_due",
         "schedule": WEBHOOK_SWEEP_INTERVAL,
-    }
+    },
 }

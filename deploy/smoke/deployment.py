@@ -263,7 +263,7 @@ class Deployment:
 
     def start_beat(self) -> str:
         beat = self._start(
-            "beat", "-m", "celery", "-A", "sync", "beat", "-l", "INFO",
+            "beat", "-m", "celery", "-A", "cms", "beat", "-l", "INFO",
             "--schedule", str(self.beat_schedule), "--pidfile", str(self.work / "beat.pid"),
         )  # fmt: skip
         beat.wait_for_log("beat: Starting", timeout=60)

@@ -5,8 +5,8 @@ import threading
 
 import pytest
 
+from cms.celery import app
 from cms.ops.background import start_after_commit
-from sync.celery import app
 from tests.workers import wait_for
 
 ran: list[tuple[str, int]] = []

@@ -8,6 +8,8 @@ app path spelled out; this command knows the app and can insist on one node by n
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
+from cms.celery import app
+
 
 class Command(BaseCommand):
     help = (
@@ -24,8 +26,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: object, node: str | None, timeout: float, **options: object) -> None:
-        from sync.celery import app
-
         destination = [node] if node else None
         with app.connection_for_write() as connection:
             try:  # one attempt: kombu would otherwise retry a dead broker for minutes
