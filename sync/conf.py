@@ -1,4 +1,9 @@
-"""Sync settings with their defaults, read in one place so modules never repeat them."""
+"""Sync settings with their defaults, read in one place so modules never repeat them.
+
+The five that say how fast a sync heals (SYNC_LEASE_SECONDS, SYNC_QUEUED_LEASE,
+SYNC_RECOVER_INTERVAL, SYNC_STALE_RUN_AFTER, SYNC_LOCK_TTL) are read from the environment in
+cms/settings/base.py, where beat's schedule needs one; they have no second default here.
+"""
 
 from __future__ import annotations
 
@@ -44,7 +49,6 @@ DEFAULTS = {
     # its lock for SYNC_LOCK_TTL seconds and renews it while it lives, so a dead one is not
     # waited on longer than that.
     "SYNC_LISTING_WAIT": 300,
-    "SYNC_LOCK_TTL": 15,
     # Seconds the pacer waits for Redis to answer again before a request counts as failed.
     "SYNC_REDIS_WAIT": 120,
     # A venue's year is listed (one request for up to 1,000 papers) instead of matching titles
@@ -53,13 +57,6 @@ DEFAULTS = {
     "SYNC_TASK_SOFT_TIME_LIMIT": 600,  # both below the broker's visibility timeout
     "SYNC_TASK_TIME_LIMIT": 660,
     "SYNC_RETRY_BASE_DELAY": 15 * 60,  # not_before after the first failure, doubling
-    # A worker leases the papers it syncs for this many seconds and renews the lease every
-    # third of it; a paper whose lease ran out is owed again (sync/owed.py).
-    "SYNC_LEASE_SECONDS": 60,
-    # Papers handed out to the queue are leased this long: not handed out again meanwhile.
-    "SYNC_QUEUED_LEASE": 300,
-    "SYNC_RECOVER_INTERVAL": 30,  # seconds between beat's rounds of handing out owed papers
-    "SYNC_STALE_RUN_AFTER": 300,  # a running run no worker touched this long is failed
     "SYNC_DBLP_STREAMS": {
         "SIGCOMM": "conf/sigcomm/sigcomm{year}",
         "NSDI": "conf/nsdi/nsdi{year}",

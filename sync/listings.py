@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from django.conf import settings
 from django.core.cache import cache
 from redis.exceptions import RedisError
 
@@ -57,7 +58,7 @@ def shared_listing(key: str, fetch: Callable[[], T]) -> T:
     """
     cache_key = _cache_key(key)
     lock_key = f"{cache_key}:lock"
-    ttl = sync_setting("SYNC_LOCK_TTL")
+    ttl = settings.SYNC_LOCK_TTL
     deadline = time.monotonic() + sync_setting("SYNC_LISTING_WAIT")
     while True:
         found = _cached(lambda: cache.get(cache_key))

@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Callable
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -66,7 +67,7 @@ def claim(*, run: SyncRun, paper_ids: list[int], holder: str, token: str = "") -
 
 
 def lease_seconds() -> float:
-    return float(sync_setting("SYNC_LEASE_SECONDS"))
+    return float(settings.SYNC_LEASE_SECONDS)
 
 
 class PaperLease(Renewer):
@@ -114,7 +115,7 @@ def hand_out(run: SyncRun, send: Send) -> int:
         PaperSyncState.objects.filter(
             _free(now), paper_id__in=[row[0] for row in rows], run=run, in_flight=True
         ).update(
-            lease_until=now + timedelta(seconds=sync_setting("SYNC_QUEUED_LEASE")),
+            lease_until=now + timedelta(seconds=settings.SYNC_QUEUED_LEASE),
             leased_by=token,
         )
         handed = set(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -43,7 +44,7 @@ def abandon_stale_runs() -> int:
     past which no worker runs it (a killed worker runs no handler to end it).
     """
     now = timezone.now()
-    stale_before = now - timedelta(seconds=sync_setting("SYNC_STALE_RUN_AFTER"))
+    stale_before = now - timedelta(seconds=settings.SYNC_STALE_RUN_AFTER)
     killed_before = now - timedelta(seconds=sync_setting("SYNC_TASK_TIME_LIMIT"))
     discovery = Q(kind=SyncRun.Kind.DISCOVER)
     stale = dict(
@@ -59,7 +60,7 @@ def abandon_stale_runs() -> int:
             left = PaperSyncState.objects.filter(run_id=pk, in_flight=True).count()
             message = (
                 f"No worker worked on this run for "
-                f"{_duration(sync_setting('SYNC_STALE_RUN_AFTER'))}; "
+                f"{_duration(settings.SYNC_STALE_RUN_AFTER)}; "
                 f"{left} papers were left unsynced and go to the next run."
             )
             if kind == SyncRun.Kind.DISCOVER:

@@ -400,11 +400,17 @@ SYNC_RATE_LIMITS = os.environ.get(
     "SYNC_RATE_LIMITS", "crossref=5/s,openalex=10/s,dblp=1/s,semanticscholar=1/s"
 )
 SYNC_ALL_CRONTAB = os.environ.get("SYNC_ALL_CRONTAB", "17 3 * * *")  # daily, 03:17 UTC
-# How fast a sync heals after a worker or Redis dies (sync/owed.py; seconds).
+# How fast a sync heals after a worker or Redis dies (sync/owed.py; seconds). Set here only:
+# sync/conf.py has no defaults for them. A worker leases the papers it syncs this long and
+# renews the lease every third of it; a paper whose lease ran out is owed again.
 SYNC_LEASE_SECONDS = float(os.environ.get("SYNC_LEASE_SECONDS", "60"))
+# Papers handed out to the queue are leased this long: not handed out again meanwhile.
 SYNC_QUEUED_LEASE = float(os.environ.get("SYNC_QUEUED_LEASE", "300"))
+# Between beat's rounds of handing out owed papers.
 SYNC_RECOVER_INTERVAL = float(os.environ.get("SYNC_RECOVER_INTERVAL", "30"))
+# A running run no worker touched this long is failed.
 SYNC_STALE_RUN_AFTER = int(os.environ.get("SYNC_STALE_RUN_AFTER", "300"))
+# A shared listing's lock lives this long; its holder renews it while it fetches.
 SYNC_LOCK_TTL = float(os.environ.get("SYNC_LOCK_TTL", "15"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
