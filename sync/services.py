@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from wagtail.search.index import insert_or_update_object
 
-from cms.db import serialize_transactions, update_rows
+from cms.ops.db import serialize_transactions, update_rows
 from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
 from cms.papers.one_line import one_line
 from cms.papers.serializers import PAPER_PREFETCH

@@ -1,11 +1,11 @@
-"""cms.db.update_rows, the batched UPDATE behind the bulk page import and the sync's writes."""
+"""cms.ops.db.update_rows, the batched UPDATE behind the bulk page import and the sync's writes."""
 
 import pytest
 from django.db.models.signals import post_save, pre_save
 from wagtail.models import Page
 
-from cms.db import update_rows
 from cms.digests.models import DigestPage
+from cms.ops.db import update_rows
 from cms.papers.models import Paper
 
 pytestmark = pytest.mark.django_db
