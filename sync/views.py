@@ -24,10 +24,10 @@ from wagtail.admin.ui.tables import Column, TitleColumn
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.admin.views.reports import ReportView
 from wagtail.admin.widgets import HeaderButton
+from wagtail.permissions import policy_registry
 
 from cms.ops.background import start_after_commit, worker_configured
 from cms.papers.models import LOCKABLE_FIELDS, Paper
-from cms.translation.policy import may_edit_snippet
 
 from . import display, owed, runs
 from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun
@@ -36,8 +36,9 @@ from .tasks import sync_batch
 
 def may_sync_papers(user) -> bool:
     """The sync's screens, menu, Sync buttons and "Sync now" are for those who may edit papers
-    (cms.translation.policy: editors, not translators). Every one of them asks here."""
-    return may_edit_snippet(user, Paper)
+    (editors, not translators). Every one of them asks here, as Paper's snippet editor does:
+    Wagtail's permission policy for Paper, reading the model permissions the roles grant."""
+    return policy_registry.get_by_type(Paper).user_has_permission(user, "change")
 
 
 class EditorOnlyMixin:

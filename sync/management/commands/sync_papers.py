@@ -14,7 +14,6 @@ from django.utils.translation import ngettext
 from kombu.exceptions import OperationalError
 from tqdm import tqdm
 
-from cms.digests.models import DigestPage
 from cms.papers.models import Paper
 from sync import reachability, runs, selectors, services, tasks
 from sync.conf import sync_setting
@@ -208,10 +207,10 @@ class Command(BaseCommand):
     def _paper_ids(self, short_names: list[str]) -> list[int]:
         if not short_names:
             return selectors.paper_ids_for_sync_all()
-        found = dict(
-            DigestPage.objects.filter(
-                locale__language_code="en", short_name__in=short_names
-            ).values_list("short_name", "paper_id")
+        found = dict(  # the English digests' papers, through DigestPage.paper's related name
+            Paper.objects.filter(
+                digests__locale__language_code="en", digests__short_name__in=short_names
+            ).values_list("digests__short_name", "pk")
         )
         missing = [name for name in short_names if not found.get(name)]
         if missing:
