@@ -27,9 +27,9 @@ from wagtail.models import Page
 from wagtail.signals import page_published
 from wagtail.users.models import UserProfile
 
-from cms.digests.models import DigestPage, TopicPage
 from cms.ops.background import send_to_worker, worker_configured
 
+from .languages import LANGUAGE_ROOT_DEPTH
 from .queue import QUEUE_LABELS, translation_queue
 from .roles import TRANSLATORS
 
@@ -140,7 +140,7 @@ def send_pending() -> None:
 def on_page_published(sender, instance, **kwargs) -> None:
     # The language is checked by the queue's one query after the commit, not here: reading
     # each page's locale would cost a query per page of an import.
-    if isinstance(instance, DigestPage | TopicPage):
+    if instance.depth > LANGUAGE_ROOT_DEPTH:
         enqueue_notification(instance.pk)
 
 
