@@ -8,8 +8,8 @@ class TranslationConfig(AppConfig):
     verbose_name = _("Translation")
 
     def ready(self) -> None:
-        from . import notifications, signals, tree
+        from . import receivers, signals, tree
 
         signals.connect()
         tree.connect()
-        notifications.connect()
+        receivers.connect()

@@ -18,8 +18,8 @@ from wagtail.rich_text import RichText
 from wagtail_localize.fields import get_translatable_fields
 from wagtail_localize.models import StringSegment, Translation
 
+from .languages import TARGET_LANGUAGE
 from .places import place_label
-from .roles import TARGET_LANGUAGE
 from .zh_hant import SimplifiedText, check_texts
 
 

@@ -6,34 +6,24 @@ rather than a table because the fact is short-lived and needs no history: `add` 
 the shared production cache (Redis), needs no migration and no clean-up job, and losing it (a
 cache flush) costs at most one extra email.
 
-Nothing is sent from inside the publishing request's transaction: the email leaves after the
-commit (so a rolled-back publish sends nothing), through a Celery task when a broker is
-configured, else in-process right after the commit. Pages published together (an import)
-make one email per translator.
+Nothing is sent from inside the publishing request's transaction: cms.translation.receivers
+starts the notice after the commit (so a rolled-back publish sends nothing), in a worker when a
+broker is configured, else in a background thread. Pages published together (an import) make
+one email per translator.
 """
-
-import logging
-import threading
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.cache import cache
-from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from wagtail.models import Page
-from wagtail.signals import page_published
 from wagtail.users.models import UserProfile
-
-from cms.digests.models import DigestPage, TopicPage
-from cms.ops.background import send_to_worker, worker_configured
 
 from .queue import QUEUE_LABELS, translation_queue
 from .roles import TRANSLATORS
-
-logger = logging.getLogger(__name__)
 
 
 def translators():
@@ -97,52 +87,3 @@ def notify_translators(page_ids: list[int]) -> str:
         cache.delete_many([keys[page.pk] for page in fresh])
         raise
     return f"sent {sent}"
-
-
-_pending = threading.local()
-
-
-def pending_page_ids() -> list[int]:
-    """Pages published in this thread whose notice has not left yet."""
-    if not hasattr(_pending, "ids"):
-        _pending.ids = []
-    return _pending.ids
-
-
-def enqueue_notification(page_id: int) -> None:
-    """Notify after the current transaction commits: in a worker when there is a broker.
-
-    Pages published in one transaction (an import publishes thousands) are gathered into one
-    notice: the first callback after the commit takes them all, the others find nothing to do.
-    """
-    pending_page_ids().append(page_id)
-    transaction.on_commit(send_pending)
-
-
-def send_pending() -> None:
-    ids = pending_page_ids()
-    if not ids:
-        return
-    page_ids = list(dict.fromkeys(ids))
-    ids.clear()
-    if worker_configured():
-        from .tasks import notify_translators_task
-
-        if send_to_worker(notify_translators_task, page_ids):
-            return
-    try:
-        # In-process: a mail server that is down must not turn a publish into an error page.
-        notify_translators(page_ids)
-    except Exception:
-        logger.exception("Could not notify translators about pages %s", page_ids)
-
-
-def on_page_published(sender, instance, **kwargs) -> None:
-    # The language is checked by the queue's one query after the commit, not here: reading
-    # each page's locale would cost a query per page of an import.
-    if isinstance(instance, DigestPage | TopicPage):
-        enqueue_notification(instance.pk)
-
-
-def connect() -> None:
-    page_published.connect(on_page_published, dispatch_uid="translation-notify-translators")

@@ -46,8 +46,9 @@ from wagtail.permissions import policy_registry
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
 
 from .content_checks import check_page, check_translation
+from .languages import LANGUAGE_ROOT_DEPTH, SOURCE_LANGUAGE, TARGET_LANGUAGE
 from .places import place_label
-from .roles import ROLES, SOURCE_LANGUAGE, TARGET_LANGUAGE, Role
+from .roles import ROLES, Role
 from .status import translation_status
 from .zh_hant import SimplifiedText
 
@@ -88,9 +89,9 @@ def may_write(user, page: Page) -> bool:
 
 
 def is_language_root(page: Page) -> bool:
-    """A language's site root (roles.tree_root), right under Wagtail's root: deleting it would
-    take the whole language with it."""
-    return page.depth <= 2
+    """A language's site root (languages.language_root), right under Wagtail's root: deleting
+    it would take the whole language with it."""
+    return page.depth <= LANGUAGE_ROOT_DEPTH
 
 
 def may_delete(user, page: Page) -> bool:

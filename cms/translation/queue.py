@@ -15,10 +15,15 @@ from django.utils.translation import gettext_lazy as _
 from wagtail.models import Locale, Page
 from wagtail_localize.models import StringTranslation, Translation, TranslationSource
 
-from cms.digests.models import DigestPage, TopicPage
-
 from . import policy
-from .roles import SOURCE_LANGUAGE, TARGET_LANGUAGE, MissingTreeRoot, tree_root
+from .languages import (
+    LANGUAGE_ROOT_DEPTH,
+    SOURCE_LANGUAGE,
+    TARGET_LANGUAGE,
+    MissingTreeRoot,
+    language_root,
+    translatable_pages,
+)
 from .status import segment_counts
 from .sync import sync_translation_sources
 
@@ -55,7 +60,7 @@ def may_work_the_queue(user, language: str = TARGET_LANGUAGE) -> bool:
     if not policy.may_translate(user, source_locale, target_locale):
         return False
     try:
-        root = tree_root(language)
+        root = language_root(language)
     except MissingTreeRoot:
         return False
     return root.permissions_for_user(user).can_edit()
@@ -110,8 +115,8 @@ def translation_queue(
     )
     stale_source = source.filter(last_updated_at__lt=OuterRef("last_published_at"))
     return (
-        Page.objects.type(DigestPage, TopicPage)
-        .filter(locale__language_code=source_language, live=True)
+        translatable_pages(source_language)
+        .filter(live=True)
         .filter(~Exists(current_translation) | Exists(stale_source) | Exists(to_review))
         .annotate(
             translation_id=Subquery(translated.values("pk")[:1]),
@@ -184,7 +189,7 @@ def open_translation(*, page: Page, user, language: str = TARGET_LANGUAGE) -> Op
     translation keeps its old text. Anything else is left as it is.
     """
     page = page.specific
-    if page.locale.language_code != SOURCE_LANGUAGE or not isinstance(page, DigestPage | TopicPage):
+    if page.locale.language_code != SOURCE_LANGUAGE or page.depth <= LANGUAGE_ROOT_DEPTH:
         raise CannotTranslate(_("Only English topics and digests are translated here."))
     if not page.live:
         # Translations are made from what readers see; a draft may still change or be dropped.

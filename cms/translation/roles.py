@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
-from wagtail.models import Collection, GroupCollectionPermission, GroupPagePermission, Page
+from wagtail.models import Collection, GroupCollectionPermission, GroupPagePermission
+
+from .languages import SOURCE_LANGUAGE, TARGET_LANGUAGE, language_root
 
 EDITORS = "Editors"
 TRANSLATORS = "Translators"
-SOURCE_LANGUAGE = "en"
-TARGET_LANGUAGE = "zh-hant"
 
 COMMON_PERMISSIONS = ["wagtailadmin.access_admin", "wagtail_localize.submit_translation"]
 
@@ -73,23 +73,9 @@ ROLES = [
 ]
 
 
-class MissingTreeRoot(LookupError):
-    """The site root page in a role's language does not exist yet (import the seed first)."""
-
-
 def _permission(dotted: str) -> Permission:
     app_label, codename = dotted.split(".")
     return Permission.objects.get(content_type__app_label=app_label, codename=codename)
-
-
-def tree_root(language: str) -> Page:
-    """The DigestIndexPage in `language`: every page of that language lives below it."""
-    from cms.digests.models import DigestIndexPage  # the page models use this app's policy
-
-    root = DigestIndexPage.objects.filter(locale__language_code=language).first()
-    if root is None:
-        raise MissingTreeRoot(f"No site root page in '{language}'; run import_digests first.")
-    return root
 
 
 @transaction.atomic
@@ -99,7 +85,7 @@ def ensure_roles() -> dict[str, Group]:
     for role in ROLES:
         group, _created = Group.objects.get_or_create(name=role.group)
         group.permissions.add(*(_permission(name) for name in role.model_permissions))
-        root = tree_root(role.language)
+        root = language_root(role.language)
         # Wagtail's first migration creates an "Editors" group with rights on the whole tree,
         # both languages; a role's page rights are exactly those on its own language's root.
         GroupPagePermission.objects.filter(group=group).exclude(page=root).delete()

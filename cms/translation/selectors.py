@@ -17,9 +17,7 @@ from django.db.models import (
 from wagtail.models import Page
 from wagtail_localize.models import TranslationSource
 
-from cms.digests.models import DigestPage, TopicPage
-
-from .roles import TARGET_LANGUAGE
+from .languages import LANGUAGE_ROOT_DEPTH, TARGET_LANGUAGE
 
 
 def annotate_needs_sync(pages: QuerySet[Page]) -> QuerySet[Page]:
@@ -53,7 +51,7 @@ def annotate_needs_sync(pages: QuerySet[Page]) -> QuerySet[Page]:
 
 def translated_pages(language: str = TARGET_LANGUAGE) -> QuerySet[Page]:
     """Every digest and topic page in `language`, lagging ones first, then in tree order."""
-    pages = Page.objects.type(DigestPage, TopicPage).filter(locale__language_code=language)
+    pages = Page.objects.filter(depth__gt=LANGUAGE_ROOT_DEPTH, locale__language_code=language)
     return annotate_needs_sync(pages).order_by("-needs_sync", "path")
 
 
@@ -67,7 +65,7 @@ def status_report_pages(
     translated = Page.objects.filter(
         translation_key=OuterRef("translation_key"), locale__language_code=language
     )
-    pages = Page.objects.type(DigestPage, TopicPage).filter(
+    pages = Page.objects.filter(depth__gt=LANGUAGE_ROOT_DEPTH).filter(
         Q(locale__language_code=language)
         | Q(locale__language_code=source_language, live=True) & ~Exists(translated)
     )

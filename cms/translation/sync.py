@@ -3,8 +3,8 @@
 `TranslationSource.update_from_db()` re-extracts the source's segments. Translated strings are
 stored per (source string, context), so every segment whose English did not change keeps its
 translation; a changed segment starts from its previous translation, marked for review
-(cms.translation.previous). Syncing many pages is slow, so `enqueue_translation_sync()` hands
-it to a background job and returns at once.
+(cms.translation.previous). Syncing many pages is slow, so the status report's "Sync" starts
+`sync_translations_task` after its commit (cms.ops.background) and returns at once.
 
 A sync never publishes: a live translation keeps its old text live until its translator
 publishes the update from the translation editor (cms.translation.policy decides who may).
@@ -15,9 +15,6 @@ from dataclasses import dataclass, field
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 from wagtail_localize.models import TranslationSource
-from wagtail_localize.tasks import background
-
-from cms.ops.background import send_to_worker, worker_configured
 
 from .previous import carry_over_previous_translations, segment_strings
 
@@ -54,23 +51,3 @@ def sync_translation_sources(*, source_ids: list[int], user_id: int | None = Non
         result.synced.append(source.pk)
     result.missing.extend(pk for pk in source_ids if pk not in found)
     return result
-
-
-def enqueue_translation_sync(source_ids: list[int], *, user_id: int | None = None) -> None:
-    """Sync in the background once the current transaction commits.
-
-    A Celery task when a worker is configured (cms.ops.background); otherwise, or when the
-    broker does not answer, wagtail-localize's own job backend (`WAGTAILLOCALIZE_JOBS`), which
-    by default runs the job at once.
-    """
-    kwargs = {"source_ids": list(source_ids), "user_id": user_id}
-    transaction.on_commit(lambda: start_translation_sync(kwargs))
-
-
-def start_translation_sync(kwargs: dict) -> None:
-    if worker_configured():
-        from .tasks import sync_translations_task
-
-        if send_to_worker(sync_translations_task, **kwargs):
-            return
-    background.enqueue(sync_translation_sources, [], kwargs)

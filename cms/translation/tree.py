@@ -37,7 +37,7 @@ from wagtail.actions.unpublish_page import UnpublishPageAction
 from wagtail.models import Page, PageViewRestriction
 from wagtail.signals import post_page_move
 
-from .roles import SOURCE_LANGUAGE
+from .languages import SOURCE_LANGUAGE
 
 
 def follow_source(

@@ -19,10 +19,12 @@ from wagtail.admin.widgets import HeaderButton
 from wagtail.models import Page
 from wagtail_localize.models import TranslationSource
 
+from cms.ops.background import start_after_commit
+
 from .queue import may_work_the_queue
 from .selectors import status_report_pages, translated_pages
 from .status import NEEDS_REVIEW, OUT_OF_DATE, UP_TO_DATE, translation_statuses
-from .sync import enqueue_translation_sync
+from .tasks import sync_translations_task
 
 SYNC_PERMISSION = "wagtail_localize.submit_translation"
 
@@ -229,7 +231,9 @@ class SyncOutOfDateView(SyncPermissionRequiredMixin, TemplateView):
     def post(self, request, *args, **kwargs):
         source_ids = self.out_of_date_sources()
         if source_ids:
-            enqueue_translation_sync(source_ids, user_id=request.user.pk)
+            start_after_commit(
+                sync_translations_task, source_ids=source_ids, user_id=request.user.pk
+            )
         messages.success(
             request,
             ngettext(

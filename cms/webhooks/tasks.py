@@ -3,14 +3,22 @@
 A task's message only says "look at delivery N"; the row says whether it is still owed
 (cms.webhooks.deliveries), so a message the broker hands out twice, or again after its worker
 was killed (acks_late, reject_on_worker_lost), sends at most one attempt at a time and always
-with the row's webhook-id. When a retry runs is cms.webhooks.schedule's business.
+with the row's webhook-id.
+
+A retry due within WEBHOOK_ETA_MAX seconds goes to the broker with a countdown; a later one is
+left to its row, which beat's `deliver_due` sends when due (long countdowns in a Redis broker
+outlive its visibility timeout and come back twice). Without a broker (`make run`) a timer
+thread of this process runs it (cms.ops.background).
 """
 
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 
-from . import deliveries, schedule
+from cms.ops import background
+
+from . import deliveries
 
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
@@ -19,8 +27,10 @@ TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result
 def deliver(delivery_id: int) -> str:
     """One attempt at delivery `delivery_id`, and the next one scheduled if it must retry."""
     outcome = deliveries.attempt(delivery_id)
-    if outcome.retry_in is not None:
-        schedule.later(deliver, delivery_id, outcome.retry_in)
+    if outcome.retry_in is not None and (
+        outcome.retry_in <= settings.WEBHOOK_ETA_MAX or not background.worker_configured()
+    ):
+        background.start_later(deliver, delivery_id, delay=outcome.retry_in)
     return outcome.status
 
 

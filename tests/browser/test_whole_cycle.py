@@ -16,6 +16,7 @@ from django.core import mail
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.translation.roles import EDITORS, TRANSLATORS, ensure_roles
+from tests.workers import wait_for
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
 
@@ -123,6 +124,7 @@ def test_editor_translator_reader_whole_cycle(people, new_browser_page, shots, s
     assert SHORT_NAME in reader_text(reader, f"{base}/")
 
     # The translator is told, finds it at the head of the queue, and starts the translation.
+    wait_for(lambda: mail.outbox, 30, "the translator's notice")  # sent by a background thread
     assert [message.to for message in mail.outbox] == [["translator@example.org"]]
     assert TITLE in mail.outbox[0].subject
     translator = new_browser_page()

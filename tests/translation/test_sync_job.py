@@ -9,9 +9,11 @@ from django.urls import reverse
 from wagtail_localize.models import StringTranslation, TranslationSource
 
 from cms.digests.models import DigestPage
+from cms.ops import background
 from cms.translation import sync
 from cms.translation.status import translation_statuses
 from cms.translation.tasks import sync_translations_task
+from tests.workers import wait_for
 
 pytestmark = pytest.mark.django_db
 
@@ -37,15 +39,15 @@ def test_sync_view_enqueues_one_job_and_returns(
     assert "3 translated pages are out of date" in client.get(url).content.decode()
 
     with (
-        mock.patch.object(sync.background, "enqueue") as enqueue,
+        mock.patch.object(background, "run_in_background") as run_in_background,
         django_capture_on_commit_callbacks(execute=True),
     ):
         response = client.post(url)
 
     assert response.status_code == 302
-    enqueue.assert_called_once()
-    func, _args, kwargs = enqueue.call_args.args
-    assert func is sync.sync_translation_sources
+    run_in_background.assert_called_once()
+    task, args, kwargs = run_in_background.call_args.args
+    assert task is sync_translations_task and args == ()
     assert len(kwargs["source_ids"]) == 3 and kwargs["user_id"] == translator.pk
     # Nothing was synced inside the request.
     states = translation_statuses(_zh(three_changed_digests))
@@ -91,30 +93,34 @@ def test_the_job_syncs_and_keeps_unchanged_segments(three_changed_digests):
 
 
 @override_settings(REDIS_URL="redis://127.0.0.1:6379/0", CELERY_TASK_ALWAYS_EAGER=False)
-def test_with_a_broker_the_job_goes_to_celery(django_capture_on_commit_callbacks):
+def test_with_a_broker_the_job_goes_to_celery(
+    client, translator, three_changed_digests, django_capture_on_commit_callbacks
+):
+    client.force_login(translator)
     with (
         mock.patch.object(sync_translations_task, "delay") as delay,
         django_capture_on_commit_callbacks(execute=True),
     ):
-        sync.enqueue_translation_sync([1, 2], user_id=None)
-    delay.assert_called_once_with(source_ids=[1, 2], user_id=None)
+        client.post(reverse("translation_sync_out_of_date"))
+    delay.assert_called_once()
+    assert len(delay.call_args.kwargs["source_ids"]) == 3
+    assert delay.call_args.kwargs["user_id"] == translator.pk
 
 
 def test_with_the_broker_down_the_sync_view_still_syncs(
-    client,
-    translator,
-    three_changed_digests,
-    unreachable_broker,
-    django_capture_on_commit_callbacks,
+    committed_seed, client, translator, three_changed_digests, unreachable_broker
 ):
-    """The translator's request has committed: the job runs through wagtail-localize's own
-    backend (at once, by default) instead of the request ending in an error page."""
+    """The translator's request has committed: the job runs in a background thread of this
+    process (cms.ops.background) instead of the request ending in an error page."""
     client.force_login(translator)
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("translation_sync_out_of_date"))
+    response = client.post(reverse("translation_sync_out_of_date"))
     assert response.status_code == 302
-    states = translation_statuses(_zh(three_changed_digests))
-    assert "out_of_date" not in {status.state for status in states.values()}
+
+    def synced():
+        states = translation_statuses(_zh(three_changed_digests))
+        return "out_of_date" not in {status.state for status in states.values()}
+
+    wait_for(synced, 30, "the background sync")
 
 
 def test_missing_sources_are_reported_not_fatal():

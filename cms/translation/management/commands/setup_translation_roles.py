@@ -4,8 +4,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cms.ops.local_logins import LOCAL_LOGINS, NotLocal, ensure_local_login
-from cms.translation.roles import MissingTreeRoot, ensure_roles
+from cms.translation.languages import MissingTreeRoot
+from cms.translation.local_logins import LOCAL_LOGINS, NotLocal, ensure_local_login
+from cms.translation.roles import ensure_roles
 
 
 class Command(BaseCommand):

@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser, Group
 from django.utils.translation import gettext_lazy as _
 
-from cms.translation.roles import EDITORS, TRANSLATORS
+from .roles import EDITORS, TRANSLATORS
 
 LOCAL_EMAIL_DOMAIN = "localhost"
 
