@@ -26,7 +26,8 @@ from wagtail.admin.views.reports import ReportView
 from wagtail.admin.widgets import HeaderButton
 
 from cms.ops.background import start_after_commit, worker_configured
-from cms.papers.models import LOCKABLE_FIELDS, Paper
+from cms.papers.locks import LOCKABLE_FIELDS
+from cms.papers.models import Paper
 from cms.translation.policy import may_edit_snippet
 
 from . import display, owed, runs

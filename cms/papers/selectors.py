@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.db import connections
 from django.db.models import Exists, OuterRef, Q, QuerySet
@@ -19,32 +18,12 @@ from django.http import HttpRequest
 from cms.digests.search import search_terms
 
 from .doi import bare_doi
+from .parts import PREFETCHED_PARTS, PaperParts, author_as_dict
 
 if TYPE_CHECKING:
     from wagtail.models import Orderable
 
     from .models import Paper
-
-PREFETCHED_PARTS = "_api_parts"
-
-
-@dataclass
-class PaperParts:
-    """A paper's ordered child rows, as the API shows them."""
-
-    authors: list[dict[str, Any]] = field(default_factory=list)
-    affiliations: list[str] = field(default_factory=list)
-    links: list[dict[str, str]] = field(default_factory=list)
-
-
-def _author(name: str, given: str, family: str, orcid: str, affiliations) -> dict[str, Any]:
-    return {
-        "name": name,
-        "given": given or None,
-        "family": family or None,
-        "orcid": orcid or None,
-        "affiliations": list(affiliations or []),
-    }
 
 
 def attach_paper_parts(papers: Iterable[Paper]) -> None:
@@ -62,7 +41,7 @@ def attach_paper_parts(papers: Iterable[Paper]) -> None:
     for paper_id, *author in child_rows(
         PaperAuthor, ("name", "given", "family", "orcid", "affiliations"), ids
     ):
-        parts[paper_id].authors.append(_author(*author))
+        parts[paper_id].authors.append(author_as_dict(*author))
     for paper_id, name in child_rows(PaperAffiliation, ("name",), ids):
         parts[paper_id].affiliations.append(name)
     for paper_id, label, url in child_rows(PaperLink, ("label", "url"), ids):
@@ -104,24 +83,6 @@ def child_rows(model: type[Orderable], columns: tuple[str, ...], paper_ids: list
         ]
         for row in rows
     ]
-
-
-def paper_parts(paper: Paper) -> PaperParts:
-    """The parts attached by attach_paper_parts, else read through the paper's own relations.
-
-    The relations also hold unsaved in-memory children (modelcluster), so a paper being edited
-    serializes as the editor sees it.
-    """
-    attached = getattr(paper, PREFETCHED_PARTS, None)
-    if attached is not None:
-        return attached
-    return PaperParts(
-        authors=[
-            _author(a.name, a.given, a.family, a.orcid, a.affiliations) for a in paper.authors.all()
-        ],
-        affiliations=[affiliation.name for affiliation in paper.affiliations.all()],
-        links=[{"label": link.label, "url": link.url} for link in paper.links.all()],
-    )
 
 
 def papers_on_public_pages(request: HttpRequest, *, language: str | None = None) -> QuerySet:

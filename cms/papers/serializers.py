@@ -13,7 +13,7 @@ from rest_framework import serializers
 from cms.digests.blocks import PAGE_LANGUAGE
 from cms.digests.serializers import WholeInstanceField
 
-from .selectors import paper_parts
+from .parts import paper_parts
 
 if TYPE_CHECKING:
     from .models import Paper
