@@ -175,7 +175,7 @@ def openapi():
     """The shipped OpenAPI description, to check real requests and responses against."""
     from openapi_core import OpenAPI
 
-    from cms.api_schema.views import SCHEMA_PATH
+    from cms.api.schema import SCHEMA_PATH
 
     return OpenAPI.from_dict(yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8")))
 

@@ -53,7 +53,7 @@ def rendered_media_types() -> tuple[str, ...]:
 
 def answered_media_types() -> tuple[str, ...]:
     """Every media type an API view answers in: with DEBUG on, the browsable API's HTML too
-    (cms.api_http.JSONBodyMixin), which a browser's `text/html` picks."""
+    (cms.api.http.JSONBodyMixin), which a browser's `text/html` picks."""
     from rest_framework.renderers import BrowsableAPIRenderer
 
     browsable = (BrowsableAPIRenderer.media_type,) if settings.DEBUG else ()

@@ -210,7 +210,7 @@ def reader_listing_paths() -> list[str]:
 
 
 def media_paths(page_ids: set[int]) -> list[str]:
-    """The images listing and the details of the images the pages use (cms.media_api shows
+    """The images listing and the details of the images the pages use (cms.api.media shows
     an image while a public page uses it)."""
     from cms.digests.visibility import images_used_by_pages
 

@@ -25,9 +25,9 @@ from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
 from wagtail.models import Page, get_page_models
 
-from cms.api_http import PublicAPIMixin
-from cms.api_params import StrictFieldsFilter, StrictOrderingFilter
-from cms.api_serializers import PageSerializer
+from cms.api.http import PublicAPIMixin
+from cms.api.params import StrictFieldsFilter, StrictOrderingFilter
+from cms.api.serializers import PageSerializer
 from cms.papers.selectors import attach_paper_parts
 
 from .api_filters import LocaleFilter, SubstringSearchFilter, requested_language

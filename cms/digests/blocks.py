@@ -42,7 +42,7 @@ class SanitizedRichTextBlock(blocks.RichTextBlock):
 
 
 # The serializer context's key for the language of the page being serialized
-# (cms.api_serializers.PageSerializer sets it): its rich text links to pages in that language,
+# (cms.api.serializers.PageSerializer sets it): its rich text links to pages in that language,
 # and its paper's venue is named in it (cms.papers.serializers).
 PAGE_LANGUAGE = "page_language"
 

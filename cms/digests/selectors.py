@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .visibility import PublicRule
 
 # Attributes that hold prefetched relations on page instances (read by cms.digests.serializers
-# and cms.api_serializers).
+# and cms.api.serializers).
 PREFETCHED_PARENT = "_api_parent"
 PREFETCHED_DIGESTS = "_api_digests"
 

@@ -173,7 +173,7 @@ class APIRateLimitMiddleware:
     @staticmethod
     def throttled(wait: float | None) -> HttpResponse:
         seconds = math.ceil(wait) if wait is not None else None
-        # The API's error body (cms.api_http.JSONBodyMixin), in DRF's words.
+        # The API's error body (cms.api.http.JSONBodyMixin), in DRF's words.
         response = JsonResponse({"message": str(Throttled(seconds).detail)}, status=429)
         if seconds is not None:
             response["Retry-After"] = str(seconds)

@@ -18,8 +18,8 @@ from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext as _
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
-from cms.api_http import add_cache_control, read_only_api_view
-from cms.api_params import (
+from cms.api.http import add_cache_control, read_only_api_view
+from cms.api.params import (
     missing_companion_message,
     repeated_parameter_message,
     unknown_parameters_message,

@@ -104,7 +104,7 @@ AUTHENTICATION_BACKENDS = [
 
 ROOT_URLCONF = "cms.urls"
 # Django's error pages, JSON under /api/ (handler400 and the others are in cms/urls.py).
-CSRF_FAILURE_VIEW = "cms.not_found.csrf_failure"
+CSRF_FAILURE_VIEW = "cms.api.errors.csrf_failure"
 WSGI_APPLICATION = "cms.wsgi.application"
 
 TEMPLATES = [
@@ -184,7 +184,7 @@ WAGTAILAPI_BASE_URL = os.environ.get("WAGTAILAPI_BASE_URL", WAGTAILADMIN_BASE_UR
 WAGTAILAPI_LIMIT_MAX = 100
 WAGTAILAPI_SEARCH_ENABLED = env_bool("API_SEARCH_ENABLED", True)
 # Browsers revalidate every API response; shared caches (a CDN) keep it this long, purged on
-# change (cms/api_http.py, cms/apicache/stale.py).
+# change (cms/api/http.py, cms/apicache/stale.py).
 API_SHARED_CACHE_SECONDS = int(os.environ.get("API_SHARED_CACHE_SECONDS", "300"))
 API_STALE_WHILE_REVALIDATE_SECONDS = int(os.environ.get("API_STALE_WHILE_REVALIDATE_SECONDS", "60"))
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")

@@ -4,7 +4,7 @@ import pytest
 import yaml
 from openapi_spec_validator import validate
 
-from cms.api_schema.views import SCHEMA_PATH
+from cms.api.schema import SCHEMA_PATH
 from cms.digests.api import PagesAPIViewSet
 from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
 from cms.papers.api import PapersAPIViewSet

@@ -28,7 +28,7 @@ from rest_framework.metadata import SimpleMetadata
 from rest_framework.renderers import BrowsableAPIRenderer
 from wagtail.api.v2.utils import BadRequestError
 
-from cms.api_params import StrictQueryParametersMixin
+from cms.api.params import StrictQueryParametersMixin
 
 CACHEABLE_STATUS = (200, 304)
 # What every view under /api/ answers: the API only reads.
