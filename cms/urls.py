@@ -21,9 +21,9 @@ from wagtail.documents import urls as wagtaildocs_urls
 from cms.api import errors
 from cms.api.router import build_api_router
 from cms.api.schema import api_root, openapi_schema
+from cms.api.visibility import private_for_who_sees_more
 from cms.digests.feeds import DigestFeed
 from cms.digests.sitemap import ReaderSitemap, robots_txt
-from cms.digests.visibility import private_for_who_sees_more
 from cms.ops.throttling import (
     feed_throttles,
     password_reset_refusal,
@@ -37,7 +37,7 @@ def revalidated_by_content(view):
     """`view` without the Last-Modified header Django's feed and sitemap views set from their
     newest item. Removing an item (an unpublished digest) does not move that date, so a client
     asking If-Modified-Since would keep the removed entry; the ETag that
-    cms.ops.conditional_get takes from the content changes with any change."""
+    cms.api.conditional_get takes from the content changes with any change."""
 
     @wraps(view)
     def without_last_modified(request, *args, **kwargs):

@@ -1,7 +1,7 @@
 """How API responses go out: compact JSON, and the caching policy of a headless CMS.
 
 - Browsers revalidate every time (`max-age=0, must-revalidate`; ETags and 304s, to GET and
-  HEAD, come from cms.ops.conditional_get), so the reader and the admin's "View live" show a
+  HEAD, come from cms.api.conditional_get), so the reader and the admin's "View live" show a
   publish at once.
 - Shared caches keep a response for API_SHARED_CACHE_SECONDS (`s-maxage`) and are purged on
   change (cms.apicache.stale). `stale-while-revalidate` goes in `CDN-Cache-Control` (RFC 9213),

@@ -12,8 +12,9 @@ from wagtail.models import CollectionViewRestriction
 
 from cms.api.http import PublicAPIMixin
 from cms.api.params import StrictFieldsFilter, StrictOrderingFilter
-from cms.digests.api_filters import CheckedSearchFilter
-from cms.digests.visibility import depends_on_requester, images_used_by_public_pages
+
+from .filters import CheckedSearchFilter
+from .visibility import depends_on_requester, images_used_by_public_pages
 
 
 class TitleSearchFilter(CheckedSearchFilter):

@@ -25,7 +25,7 @@ from rest_framework.exceptions import Throttled
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle
 
-from cms.apicache.version import CACHE_DOWN
+from cms.api.version import CACHE_DOWN
 
 from .client_address import client_address
 

@@ -15,7 +15,7 @@ from django.db import connections
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 
-from cms.digests.search import search_terms
+from cms.api.search import search_terms
 
 from .doi import bare_doi
 from .parts import PREFETCHED_PARTS, PaperParts, author_as_dict
@@ -89,11 +89,11 @@ def papers_on_public_pages(request: HttpRequest, *, language: str | None = None)
     """The papers that a live, public digest shows to `request` (in `language` if given).
 
     The papers endpoint's exposure rule: a paper is public only through a page the pages API
-    would show to the same request (cms.digests.visibility decides which), so papers of draft,
+    would show to the same request (cms.api.visibility decides which), so papers of draft,
     unpublished, private or unreachable digests, and their authors, never appear.
     """
+    from cms.api.visibility import public_pages
     from cms.digests.models import DigestPage
-    from cms.digests.visibility import public_pages
 
     from .models import Paper
 

@@ -10,8 +10,7 @@ from rest_framework import serializers
 
 # The language a paper is shown in: its page's (cms.api.serializers.PageSerializer), or
 # `locale`'s at /api/v2/papers/ (cms.papers.api).
-from cms.digests.blocks import PAGE_LANGUAGE
-from cms.digests.serializers import WholeInstanceField
+from cms.api.fields import PAGE_LANGUAGE, WholeInstanceField
 
 from .parts import paper_parts
 

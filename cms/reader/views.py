@@ -9,7 +9,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from wagtail.models import Page
 
 from cms.api.errors import API_PATH_PREFIX, api_not_found
-from cms.digests.visibility import private_for_who_sees_more, public_rule
+from cms.api.visibility import private_for_who_sees_more, public_rule
 
 ADMIN_PATH_PREFIXES = ("/admin/", "/documents/")
 

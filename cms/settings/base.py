@@ -80,7 +80,7 @@ MIDDLEWARE = [
     "cms.ops.throttling.APIRateLimitMiddleware",
     # Answers If-None-Match with 304 to GET and HEAD, for cached API responses too; then the
     # API cache, ahead of sessions and auth, which public API responses never depend on.
-    "cms.ops.conditional_get.ConditionalGetMiddleware",
+    "cms.api.conditional_get.ConditionalGetMiddleware",
     "cms.apicache.middleware.APIResponseCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The address picks the language on the reader's pages; elsewhere it is negotiated.

@@ -171,7 +171,7 @@ def test_failure_midway_rolls_back_everything(seed_copy, monkeypatch):
 
 
 def test_import_bumps_the_api_content_version_once(seed_copy, django_capture_on_commit_callbacks):
-    from cms.apicache.version import _set_new_version
+    from cms.api.version import _set_new_version
 
     data = seed_copy.data
     data["topics"][0]["digests"].append(_like_first(data, "OneBump", "One", "一"))
