@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import reduce
+from operator import or_
 from typing import TYPE_CHECKING
 
 from django.db import connections
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
+from wagtail import hooks
 
 from cms.api.search import search_terms
 
@@ -85,22 +88,27 @@ def child_rows(model: type[Orderable], columns: tuple[str, ...], paper_ids: list
     ]
 
 
+PUBLIC_PAPERS_CONDITION_HOOK = "register_public_papers_condition"
+
+
 def papers_on_public_pages(request: HttpRequest, *, language: str | None = None) -> QuerySet:
-    """The papers that a live, public digest shows to `request` (in `language` if given).
+    """The papers that a live, public page shows to `request` (in `language` if given).
 
     The papers endpoint's exposure rule: a paper is public only through a page the pages API
     would show to the same request (cms.api.visibility decides which), so papers of draft,
-    unpublished, private or unreachable digests, and their authors, never appear.
+    unpublished, private or unreachable pages, and their authors, never appear. The apps whose
+    pages show papers say which through the `register_public_papers_condition` hook: each
+    function takes `(request, language)` and returns a condition on Paper (cms.digests'
+    wagtail_hooks); with none registered, no paper is public.
     """
-    from cms.api.visibility import public_pages
-    from cms.digests.models import DigestPage
-
     from .models import Paper
 
-    showing = public_pages(request, DigestPage).filter(paper_id=OuterRef("pk"))
-    if language is not None:
-        showing = showing.filter(locale__language_code=language)
-    return Paper.objects.filter(Exists(showing))
+    conditions = [
+        condition(request, language) for condition in hooks.get_hooks(PUBLIC_PAPERS_CONDITION_HOOK)
+    ]
+    if not conditions:
+        return Paper.objects.none()
+    return Paper.objects.filter(reduce(or_, conditions))
 
 
 def paper_search_condition(terms: list[str], *, operator: str = "and") -> Q:
