@@ -49,7 +49,7 @@ def committed_seed(transactional_db, seeded_snapshot):
 
 @pytest.fixture
 def seed_path():
-    from cms.digests.seed import DEFAULT_SEED_PATH
+    from cms.seed.parse import DEFAULT_SEED_PATH
 
     return DEFAULT_SEED_PATH
 

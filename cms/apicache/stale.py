@@ -14,7 +14,7 @@ every cache layer from it:
   the same `changed_urls`, computed at most once per write.
 
 The receivers below turn Wagtail's, Django's and our own signals into writes; wagtail-localize's
-rows send theirs from cms.translation.signals.
+rows send theirs from cms.apicache.localize.
 """
 
 from __future__ import annotations

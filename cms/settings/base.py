@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "cms.reader",
     "cms.ops",
     "cms.webhooks",
+    "cms.seed",
     "sync",
     "wagtail_localize",
     "wagtail_localize.locales",

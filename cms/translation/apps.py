@@ -8,8 +8,7 @@ class TranslationConfig(AppConfig):
     verbose_name = _("Translation")
 
     def ready(self) -> None:
-        from . import notifications, signals, tree
+        from . import notifications, tree
 
-        signals.connect()
         tree.connect()
         notifications.connect()

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cms.ops.local_logins import LOCAL_LOGINS, NotLocal, ensure_local_login
+from cms.seed.local_logins import LOCAL_LOGINS, NotLocal, ensure_local_login
 from cms.translation.roles import MissingTreeRoot, ensure_roles
 
 
