@@ -74,7 +74,7 @@ class Run:
 
     def build_scenario(self) -> None:
 
-        from cms.digests.importer import refresh_planner_statistics
+        from cms.seed.importer import refresh_planner_statistics
 
         from . import scenario
         from .import_bench import import_figure, timed_import

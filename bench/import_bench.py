@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> None:
         django.setup()
         from django.db import connection
 
-        from cms.digests.seed import DEFAULT_SEED_PATH, load_seed
+        from cms.seed.parse import DEFAULT_SEED_PATH, load_seed
 
         from . import scenario
         from .backend import migrate_from_template

@@ -7,7 +7,7 @@ cache does not apply; it keeps the router's application namespace so the links i
 
 from django.urls import include, path
 
-from cms.api import api_router
+from cms.urls import api_router
 from cms.urls import urlpatterns as project_urlpatterns
 
 from .baselines import floor_view, stock_router

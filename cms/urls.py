@@ -18,26 +18,26 @@ from wagtail.admin.views.account import PasswordResetView
 from wagtail.contrib.sitemaps.views import sitemap
 from wagtail.documents import urls as wagtaildocs_urls
 
-from cms.api import api_router
-from cms.api_schema.views import api_root, openapi_schema
+from cms.api import errors
+from cms.api.router import build_api_router
+from cms.api.schema import api_root, openapi_schema
+from cms.api.visibility import private_for_who_sees_more
 from cms.digests.feeds import DigestFeed
 from cms.digests.sitemap import ReaderSitemap, robots_txt
-from cms.digests.visibility import private_for_who_sees_more
-from cms.not_found import api_not_found
 from cms.ops.throttling import (
     feed_throttles,
     password_reset_refusal,
     password_reset_throttles,
     rate_limited,
 )
-from cms.reader.views import preview_shell
+from cms.reader.views import page_not_found, preview_shell
 
 
 def revalidated_by_content(view):
     """`view` without the Last-Modified header Django's feed and sitemap views set from their
     newest item. Removing an item (an unpublished digest) does not move that date, so a client
     asking If-Modified-Since would keep the removed entry; the ETag that
-    cms.ops.conditional_get takes from the content changes with any change."""
+    cms.api.conditional_get takes from the content changes with any change."""
 
     @wraps(view)
     def without_last_modified(request, *args, **kwargs):
@@ -48,11 +48,14 @@ def revalidated_by_content(view):
     return without_last_modified
 
 
-# JSON under /api/, the reader's page or Django's elsewhere (cms/not_found.py).
-handler400 = "cms.not_found.bad_request"
-handler403 = "cms.not_found.permission_denied"
-handler404 = "cms.not_found.page_not_found"
-handler500 = "cms.not_found.server_error"
+# JSON under /api/, the reader's page or Django's elsewhere (cms/api/errors.py).
+handler400 = errors.bad_request
+handler403 = errors.permission_denied
+handler404 = page_not_found
+handler500 = errors.server_error
+
+# Every app's endpoints: they register through the `register_api_endpoint` hook.
+api_router = build_api_router()
 
 urlpatterns = [
     # Wagtail's password reset form at its own address, limited (cms.ops.throttling): it sends
@@ -71,7 +74,7 @@ urlpatterns = [
     path("api/v2/", api_root, name="api-root"),
     path("api/v2/schema/", openapi_schema, name="api-schema"),
     path("api/v2/", api_router.urls),
-    re_path(r"^api/", api_not_found),  # JSON, with DEBUG on too
+    re_path(r"^api/", errors.api_not_found),  # JSON, with DEBUG on too
     # The admin's headless preview frame: the draft says which language it is in.
     path("preview/", preview_shell, name="reader_preview"),
     # One sitemap for both languages: each page names its other language's address.

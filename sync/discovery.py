@@ -8,12 +8,12 @@ from django.utils import timezone
 
 from cms.papers.models import Paper
 
+from .errors import SourceError
 from .matching import best_match
 from .models import DiscoveryCandidate, SyncRun
 from .runs import count_request
 from .selectors import paper_query
 from .sources import get_sources
-from .sources.base import SourceError
 from .sources.dblp import DblpSource
 
 

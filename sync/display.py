@@ -14,7 +14,7 @@ from typing import Any
 from django.utils import formats, timezone
 from django.utils.dateparse import parse_datetime
 
-from cms.papers.models import LOCKABLE_FIELDS
+from cms.papers.locks import LOCKABLE_FIELDS
 
 EMPTY = "—"
 

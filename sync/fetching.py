@@ -25,8 +25,9 @@ from concurrent.futures import ThreadPoolExecutor
 from django.db import connection
 
 from .conf import sync_setting
+from .errors import SourceError
 from .sources import get_sources
-from .sources.base import FetchResult, PaperQuery, PaperRecord, Source, SourceError
+from .sources.base import FetchResult, PaperQuery, PaperRecord, Source
 
 
 @dataclasses.dataclass

@@ -23,16 +23,18 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 from django.utils.translation import gettext as _
 
-from cms.papers.models import LOCKABLE_FIELDS, Venue
+from cms.papers.locks import LOCKABLE_FIELDS
+from cms.papers.models import Venue
 
 from .conf import precedence, sync_setting
+from .errors import SourceError
 from .fetching import Fetch
 from .identifiers import DBLP, DOI, TITLE, Identifier, recognise, venue_for, venue_of_dblp_key
 from .matching import normalize_title, title_score
 from .merge import ID_FIELDS, FieldChange, plan_changes
 from .selectors import existing_paper
 from .sources import get_sources
-from .sources.base import PaperQuery, PaperRecord, Source, SourceError
+from .sources.base import PaperQuery, PaperRecord, Source
 
 MAX_CANDIDATES = 8
 CANDIDATE_MIN_SCORE = 60.0

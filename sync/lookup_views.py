@@ -27,7 +27,7 @@ from wagtail.admin.auth import permission_denied
 from wagtail.admin.modal_workflow import render_modal_workflow
 from wagtail.permissions import policy_registry
 
-from cms.papers.extensions import chooser_creation_panel
+from cms.papers.chooser import chooser_creation_panel
 from cms.papers.models import Paper
 
 from . import lookup, services

@@ -13,7 +13,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from cms.papers.models import PROVENANCE_LOCKED_BY
+from cms.papers.locks import PROVENANCE_LOCKED_BY
 
 from .conf import precedence
 from .matching import normalize_title

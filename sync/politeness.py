@@ -43,6 +43,7 @@ from django.conf import settings
 from redis.exceptions import RedisError
 
 from .conf import rate_limits, sync_setting
+from .errors import SourceError
 
 PERIOD_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
@@ -128,8 +129,6 @@ def _with_redis(call):
             return call()
         except RedisError as error:
             if time.monotonic() + delay > deadline:
-                from .sources.http import SourceError  # the sources import this module
-
                 raise SourceError(
                     "not asked: the shared rate limit (Redis) did not answer for "
                     f"{sync_setting('SYNC_REDIS_WAIT')} s",

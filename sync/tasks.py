@@ -20,8 +20,8 @@ from cms.papers.models import Paper
 
 from . import discovery, owed, runs, services
 from .conf import sync_setting
+from .errors import SourceError
 from .models import PaperSyncState, SyncRun
-from .sources.base import SourceError
 
 TASK_OPTIONS = {
     "acks_late": True,

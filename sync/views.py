@@ -27,7 +27,8 @@ from wagtail.admin.widgets import HeaderButton
 from wagtail.permissions import policy_registry
 
 from cms.ops.background import start_after_commit, worker_configured
-from cms.papers.models import LOCKABLE_FIELDS, Paper
+from cms.papers.locks import LOCKABLE_FIELDS
+from cms.papers.models import Paper
 
 from . import display, owed, runs
 from .models import DiscoveryCandidate, PaperChange, PaperSyncState, SyncRun

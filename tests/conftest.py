@@ -49,7 +49,7 @@ def committed_seed(transactional_db, seeded_snapshot):
 
 @pytest.fixture
 def seed_path():
-    from cms.digests.seed import DEFAULT_SEED_PATH
+    from cms.seed.parse import DEFAULT_SEED_PATH
 
     return DEFAULT_SEED_PATH
 
@@ -175,7 +175,7 @@ def openapi():
     """The shipped OpenAPI description, to check real requests and responses against."""
     from openapi_core import OpenAPI
 
-    from cms.api_schema.views import SCHEMA_PATH
+    from cms.api.schema import SCHEMA_PATH
 
     return OpenAPI.from_dict(yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8")))
 

@@ -5,8 +5,8 @@ import json
 import pytest
 from django.test import Client, RequestFactory
 
+from cms.api.errors import server_error
 from cms.digests.models import DigestPage
-from cms.not_found import server_error
 from cms.papers.selectors import papers_on_public_pages
 
 pytestmark = pytest.mark.django_db

@@ -7,6 +7,7 @@ class APICacheConfig(AppConfig):
     verbose_name = _("API response cache")
 
     def ready(self) -> None:
-        from . import stale
+        from . import localize, stale
 
         stale.connect()
+        localize.connect()

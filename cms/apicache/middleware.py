@@ -15,7 +15,7 @@ of its own and the cache no hits.
 The language is resolved from the request alone (the language cookie, then `Accept-Language`;
 the same negotiation the view gets from cms.reader.locale_middleware) before the lookup: the
 language active in the worker thread is whatever its previous request left. When the cache
-does not answer, requests get fresh answers and nothing is stored (cms.apicache.version says
+does not answer, requests get fresh answers and nothing is stored (cms.api.version says
 why that is never stale afterwards either).
 """
 
@@ -31,7 +31,7 @@ from django.utils.http import parse_header_parameters
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.utils.mediatypes import media_type_matches, order_by_precedence
 
-from .version import read_with_version, store_with_version
+from cms.api.version import read_with_version, store_with_version
 
 NOT_CACHEABLE = ("private", "no-cache", "no-store")
 # The request headers API responses vary on: DRF's Accept, the API's Accept-Language,
@@ -53,7 +53,7 @@ def rendered_media_types() -> tuple[str, ...]:
 
 def answered_media_types() -> tuple[str, ...]:
     """Every media type an API view answers in: with DEBUG on, the browsable API's HTML too
-    (cms.api_http.JSONBodyMixin), which a browser's `text/html` picks."""
+    (cms.api.http.JSONBodyMixin), which a browser's `text/html` picks."""
     from rest_framework.renderers import BrowsableAPIRenderer
 
     browsable = (BrowsableAPIRenderer.media_type,) if settings.DEBUG else ()

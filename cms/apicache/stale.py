@@ -6,7 +6,7 @@ every cache layer from it:
 
 - the response cache (cms.apicache.middleware) is keyed on the content version, so every write
   bumps the version once its transaction commits and no cached response survives it;
-- the visibility facts (cms.digests.visibility) are keyed on the visibility version, bumped with
+- the visibility facts (cms.api.visibility) are keyed on the visibility version, bumped with
   it by every write that can change which pages are public (`CHANGES_VISIBILITY`);
 - a CDN in WAGTAILFRONTENDCACHE gets `changed_urls(write)` as one PurgeBatch after the commit
   (computed before it: a deleted page's parent and translations must still be readable);
@@ -14,7 +14,7 @@ every cache layer from it:
   the same `changed_urls`, computed at most once per write.
 
 The receivers below turn Wagtail's, Django's and our own signals into writes; wagtail-localize's
-rows send theirs from cms.translation.signals.
+rows send theirs from cms.apicache.localize.
 """
 
 from __future__ import annotations
@@ -46,9 +46,8 @@ from wagtail.models import (
 )
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
+from cms.api.version import bump_content_version
 from cms.ops.frontend_cache import purge_after_commit
-
-from .version import bump_content_version
 
 PUBLISH = "publish"
 UNPUBLISH = "unpublish"
@@ -210,9 +209,9 @@ def reader_listing_paths() -> list[str]:
 
 
 def media_paths(page_ids: set[int]) -> list[str]:
-    """The images listing and the details of the images the pages use (cms.media_api shows
+    """The images listing and the details of the images the pages use (cms.api.media shows
     an image while a public page uses it)."""
-    from cms.digests.visibility import images_used_by_pages
+    from cms.api.visibility import images_used_by_pages
 
     used = set().union(*images_used_by_pages(page_ids).values())
     details = [reverse("wagtailapi:images:detail", args=[pk]) for pk in sorted(used)]

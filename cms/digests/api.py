@@ -25,22 +25,24 @@ from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
 from wagtail.models import Page, get_page_models
 
-from cms.api_http import PublicAPIMixin
-from cms.api_params import StrictFieldsFilter, StrictOrderingFilter
-from cms.api_serializers import PageSerializer
-from cms.papers.selectors import attach_paper_parts
-
-from .api_filters import LocaleFilter, SubstringSearchFilter, requested_language
-from .models import DigestPage, TopicPage
-from .rich_text import page_link_ids
-from .selectors import attach_digests, attach_public_parents
-from .visibility import (
+from cms.api.filters import LocaleFilter, requested_language
+from cms.api.http import PublicAPIMixin
+from cms.api.params import StrictFieldsFilter, StrictOrderingFilter
+from cms.api.prefetch import attach_public_parents
+from cms.api.serializers import PageSerializer
+from cms.api.visibility import (
     depends_on_requester,
     link_targets,
     public_page_condition,
     public_pages,
     public_rule,
 )
+from cms.papers.selectors import attach_paper_parts
+
+from .api_filters import SubstringSearchFilter
+from .models import DigestPage, TopicPage
+from .rich_text import page_link_ids
+from .selectors import attach_digests
 
 # StreamFields whose rich text may link to pages (cms.digests.blocks.relink_pages).
 RICH_TEXT_STREAMS = frozenset({"body", "commentary"})

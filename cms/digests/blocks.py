@@ -12,6 +12,8 @@ from wagtail.blocks.struct_block import StructBlockValidationError
 from wagtail.images.blocks import ImageChooserBlock
 from wagtail.rich_text import RichText
 
+from cms.api.fields import PAGE_LANGUAGE
+
 from .rich_text import LINK_ID, PAGE_LINK, clean_rich_text, page_link_ids
 
 PARAGRAPH_FEATURES = ["bold", "italic", "link", "ol", "ul", "code", "superscript", "subscript"]
@@ -41,17 +43,11 @@ class SanitizedRichTextBlock(blocks.RichTextBlock):
         return clean_rich_text(super().value_for_form(value))
 
 
-# The serializer context's key for the language of the page being serialized
-# (cms.api_serializers.PageSerializer sets it): its rich text links to pages in that language,
-# and its paper's venue is named in it (cms.papers.serializers).
-PAGE_LANGUAGE = "page_language"
-
-
 def relink_pages(html: str, request, language: str) -> str:
     """`html` (cleaned, in `language`) with each page link pointing where
     visibility.link_targets says: the linked page's translation in `language`, or the page, or
     nowhere (the link keeps its text) when the API does not show it to `request`."""
-    from .visibility import link_targets  # it reads pages; models import this module
+    from cms.api.visibility import link_targets  # it reads pages; models import this module
 
     ids = page_link_ids(html)
     if not ids:

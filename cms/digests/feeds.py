@@ -2,7 +2,7 @@
 
 Built on Django's syndication framework with its Atom 1.0 generator. The route sits in
 `i18n_patterns`, so the address's language is the active one and picks the pages; only digests
-the public API would show are listed (cms.digests.visibility), so a draft, a private page, an
+the public API would show are listed (cms.api.visibility), so a draft, a private page, an
 unpublished translation or an untranslated placeholder never reaches a feed. Each entry's
 `updated` is the digest's last publication, `published` its first, so a republished digest
 shows as updated.
@@ -22,13 +22,13 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from cms.api.prefetch import PREFETCHED_PARENT, attach_public_parents
+from cms.api.visibility import public_page_condition, public_rule
 from cms.papers.citations import paper_url
 from cms.papers.selectors import attach_paper_parts
 
 from .models import DigestPage
-from .selectors import PREFETCHED_PARENT, attach_public_parents
 from .sitemap import site_url
-from .visibility import public_page_condition, public_rule
 
 FEED_LENGTH = 50
 

@@ -21,24 +21,14 @@ from django.contrib.postgres.fields.array import ArrayContains
 from django.db import connection, models
 from django.db.models import F, Func, Q
 
+from cms.api.search import normalise
+
 SEARCH_TEXT_SEPARATOR = "\n"
-MAX_SEARCH_LENGTH = 200
-MAX_SEARCH_TERMS = 10
-
-
-def normalise(text: str) -> str:
-    """The form both the stored text and the query take: casefolded, spaces collapsed."""
-    return " ".join(text.casefold().split())
 
 
 def build_search_text(values: Iterable[object]) -> str:
     """Join the searchable values of one page, one per line so terms never span two fields."""
     return SEARCH_TEXT_SEPARATOR.join(normalise(str(value)) for value in values if value)
-
-
-def search_terms(query: str) -> list[str]:
-    """The query's whitespace-separated terms, normalised; duplicates dropped, order kept."""
-    return list(dict.fromkeys(normalise(query).split()))
 
 
 BIGRAMS_FUNCTION = "digests_bigrams"

@@ -1,23 +1,19 @@
 """API representations of the relations between digest pages.
 
-Both fields read the relation prefetched by the pages API (cms.digests.selectors) and fall back to
+Both fields read the relation prefetched by the pages API (cms.api.prefetch, cms.digests.selectors)
+and fall back to
 a query of their own elsewhere, so one list response costs the same queries for 10 or 100 pages.
 """
 
 from typing import Any
 
-from rest_framework import serializers
+from cms.api.fields import WholeInstanceField
+from cms.api.prefetch import PREFETCHED_PARENT
 
-from .selectors import PREFETCHED_DIGESTS, PREFETCHED_PARENT
+# The attribute that holds a topic's prefetched public digests (cms.digests.selectors).
+PREFETCHED_DIGESTS = "_api_digests"
 
 _MISSING = object()
-
-
-class WholeInstanceField(serializers.Field):
-    """A read-only field computed from the whole instance, not from one attribute of it."""
-
-    def __init__(self, **kwargs):
-        super().__init__(**{**kwargs, "read_only": True, "source": "*"})  # DRF: the whole instance
 
 
 class TopicRefField(WholeInstanceField):

@@ -5,7 +5,7 @@ language (Wagtail's own lists the default site root's tree, which holds English 
 each page model's `get_sitemap_urls` (SitemapAlternatesMixin) adds the page's public addresses
 in each language, plus `x-default` (the English one), which Django's sitemap template writes as
 `<xhtml:link rel="alternate" hreflang=…>`. Visibility is the public API's rule
-(cms.digests.visibility): drafts, private pages, unpublished translations and untranslated
+(cms.api.visibility): drafts, private pages, unpublished translations and untranslated
 placeholders are neither listed nor given as alternates.
 """
 
@@ -23,7 +23,7 @@ from django.views.decorators.http import require_safe
 from wagtail.contrib.sitemaps import Sitemap
 from wagtail.models import Site
 
-# cms.digests.visibility is imported where it is used: the page models import this module
+# cms.api.visibility is imported where it is used: the page models import this module
 # before the app registry is ready, and visibility reads Wagtail's models.
 
 # Where each request keeps its map of alternates (built once for the whole sitemap).
@@ -32,7 +32,7 @@ _ALTERNATES = "reader_sitemap_alternates"
 
 def public_addresses(request: HttpRequest) -> dict[Any, dict[str, str]]:
     """Per translation key, the public full URL of each language version, read once a request."""
-    from .visibility import public_pages
+    from cms.api.visibility import public_pages
 
     cached = getattr(request, _ALTERNATES, None)
     if cached is None:
@@ -79,7 +79,7 @@ class ReaderSitemap(Sitemap):
     """Every public page of the requested site, in every language, in tree order."""
 
     def items(self) -> QuerySet:
-        from .visibility import public_pages
+        from cms.api.visibility import public_pages
 
         return (
             public_pages(self.request)

@@ -25,7 +25,7 @@ from rest_framework.exceptions import Throttled
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle
 
-from cms.apicache.version import CACHE_DOWN
+from cms.api.version import CACHE_DOWN
 
 from .client_address import client_address
 
@@ -173,7 +173,7 @@ class APIRateLimitMiddleware:
     @staticmethod
     def throttled(wait: float | None) -> HttpResponse:
         seconds = math.ceil(wait) if wait is not None else None
-        # The API's error body (cms.api_http.JSONBodyMixin), in DRF's words.
+        # The API's error body (cms.api.http.JSONBodyMixin), in DRF's words.
         response = JsonResponse({"message": str(Throttled(seconds).detail)}, status=429)
         if seconds is not None:
             response["Retry-After"] = str(seconds)

@@ -8,11 +8,11 @@ from rest_framework.renderers import JSONRenderer
 from wagtail.api.v2.serializers import BaseSerializer
 from wagtail.api.v2.views import BaseAPIViewSet
 
-from cms.api_http import PublicAPIMixin
-from cms.api_params import StrictFieldsFilter, StrictOrderingFilter
-from cms.digests.api_filters import requested_language
-from cms.digests.blocks import PAGE_LANGUAGE
-from cms.digests.visibility import depends_on_requester
+from cms.api.fields import PAGE_LANGUAGE
+from cms.api.filters import requested_language
+from cms.api.http import PublicAPIMixin
+from cms.api.params import StrictFieldsFilter, StrictOrderingFilter
+from cms.api.visibility import depends_on_requester
 
 from .api_filters import PaperSearchFilter
 from .cite import CitationNegotiationMixin

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cms.digests.api_filters import CheckedSearchFilter
+from cms.api.filters import CheckedSearchFilter
 
 from .selectors import paper_search_condition
 

@@ -7,6 +7,9 @@ the form (cms/papers/extensions.py).
 """
 
 from django import forms
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.forms.choosers import BaseFilterForm, SearchFilterMixin
 from wagtail.snippets.views.chooser import (
@@ -16,7 +19,7 @@ from wagtail.snippets.views.chooser import (
     SnippetCreateView,
 )
 
-from .extensions import chooser_creation_html
+from .extensions import chooser_creation_html, typed_paper_fields
 from .forms import DoiFieldMixin
 from .models import EARLIEST_YEAR, Paper, latest_year
 from .selectors import search_papers
@@ -76,3 +79,19 @@ class PaperChooserViewSet(SnippetChooserViewSet):
     create_action_label = _("Create paper")
     create_action_clicked_label = _("Creating paper…")
     creation_tab_label = _("New paper")
+
+
+def chooser_creation_panel(request, extras: str) -> str:
+    """The chooser's whole "New paper" panel with `extras` above the paper form, as a view
+    behind `insert_paper_chooser_creation_html` answers a reshow step: an editor whose lookup
+    found nothing can still enter the paper by hand, and finds what they had typed."""
+    viewset = PaperChooserViewSet
+    context = {
+        "view": {"creation_tab_id": "create"},
+        "creation_extras": mark_safe(extras),
+        "creation_form": viewset.creation_form_class(initial=typed_paper_fields(request.POST)),
+        "create_action_url": reverse("wagtailsnippetchoosers_papers_paper:create"),
+        "create_action_label": viewset.create_action_label,
+        "create_action_clicked_label": viewset.create_action_clicked_label,
+    }
+    return render_to_string("papers/chooser_creation_form.html", context, request)

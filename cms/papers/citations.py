@@ -36,7 +36,7 @@ from pylatexenc.latexencode import (
 )
 
 from .one_line import one_line
-from .selectors import paper_parts
+from .parts import paper_parts
 
 if TYPE_CHECKING:
     from .models import Paper

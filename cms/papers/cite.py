@@ -5,7 +5,7 @@ format's media type. `GET /api/v2/papers/<id>/` answers the same to an `Accept` 
 of them, as doi.org does (`text/x-bibliography; style=ieee` for formatted text), and JSON
 otherwise; its responses vary on `Accept` so that no cache hands one format to another client.
 
-A paper is citable only while a live, public page shows it (cms.digests.visibility's rule), so a
+A paper is citable only while a live, public page shows it (cms.api.visibility's rule), so a
 paper known only to a draft or a private page is a 404 here as everywhere else in the API.
 """
 
@@ -18,13 +18,13 @@ from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext as _
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
-from cms.api_http import add_cache_control, read_only_api_view
-from cms.api_params import (
+from cms.api.http import add_cache_control, read_only_api_view
+from cms.api.params import (
     missing_companion_message,
     repeated_parameter_message,
     unknown_parameters_message,
 )
-from cms.digests.visibility import depends_on_requester
+from cms.api.visibility import depends_on_requester
 
 from . import citations
 from .selectors import attach_paper_parts, papers_on_public_pages

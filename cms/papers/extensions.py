@@ -7,7 +7,7 @@
   returns HTML shown above the paper chooser's "New paper" form (only to those who may add
   papers). A form in it marked `data-chooser-modal-creation-form` is submitted by the chooser's
   own modal script, and its view answers as the chooser's creation view does: a
-  "reshow_creation_form" step (`chooser_creation_panel` renders the panel, the paper form
+  "reshow_creation_form" step (`chooser.chooser_creation_panel` renders the panel, the paper form
   still below what the view shows, with what was typed into it), or the chosen paper. The
   paper form is marked `data-paper-form`; a script of the extension may post its values along
   as `paper-<field>`, and the panel shows them again (`typed_paper_fields`).
@@ -16,8 +16,6 @@
 from __future__ import annotations
 
 from django.http import QueryDict
-from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from wagtail import hooks
 
@@ -45,21 +43,3 @@ def typed_paper_fields(data: QueryDict) -> dict[str, str]:
         for name, value in data.items()
         if name.startswith(PAPER_FIELD_PREFIX)
     }
-
-
-def chooser_creation_panel(request, extras: str) -> str:
-    """The chooser's whole "New paper" panel with `extras` above the paper form, as a view
-    behind `insert_paper_chooser_creation_html` answers a reshow step: an editor whose lookup
-    found nothing can still enter the paper by hand, and finds what they had typed."""
-    from .chooser import PaperChooserViewSet  # the chooser's module imports this one
-
-    viewset = PaperChooserViewSet
-    context = {
-        "view": {"creation_tab_id": "create"},
-        "creation_extras": mark_safe(extras),
-        "creation_form": viewset.creation_form_class(initial=typed_paper_fields(request.POST)),
-        "create_action_url": reverse("wagtailsnippetchoosers_papers_paper:create"),
-        "create_action_label": viewset.create_action_label,
-        "create_action_clicked_label": viewset.create_action_clicked_label,
-    }
-    return render_to_string("papers/chooser_creation_form.html", context, request)

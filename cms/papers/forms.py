@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from wagtail.admin.forms import WagtailAdminModelForm
 
 from .doi import bare_doi
+from .locks import LOCKABLE_FIELDS, PROVENANCE_LOCKED_BY
 
 
 def doi_as_stored(typed: str) -> str:
@@ -59,8 +60,6 @@ class PaperForm(DoiFieldMixin, WagtailAdminModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        from .models import LOCKABLE_FIELDS  # the models module imports this form
-
         self.fields["locked_fields"].choices = LOCKABLE_FIELDS
         if self.instance.pk is not None and not self.is_bound:
             self.initial["loaded"] = json.dumps(fingerprints(self.stored_values(self.instance)))
@@ -70,8 +69,6 @@ class PaperForm(DoiFieldMixin, WagtailAdminModelForm):
         next sync keeps their fix, unless they untick that lock in the same save; the source
         named in such a field's provenance no longer holds, so its entry goes. A field they
         did not touch keeps what a sync wrote while the form was open."""
-        from .models import PROVENANCE_LOCKED_BY
-
         paper = self.instance
         if paper.pk is not None:
             stored = type(paper).objects.get(pk=paper.pk)

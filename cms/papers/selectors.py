@@ -9,42 +9,24 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from functools import reduce
+from operator import or_
+from typing import TYPE_CHECKING
 
 from django.db import connections
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
+from wagtail import hooks
 
-from cms.digests.search import search_terms
+from cms.api.search import search_terms
 
 from .doi import bare_doi
+from .parts import PREFETCHED_PARTS, PaperParts, author_as_dict
 
 if TYPE_CHECKING:
     from wagtail.models import Orderable
 
     from .models import Paper
-
-PREFETCHED_PARTS = "_api_parts"
-
-
-@dataclass
-class PaperParts:
-    """A paper's ordered child rows, as the API shows them."""
-
-    authors: list[dict[str, Any]] = field(default_factory=list)
-    affiliations: list[str] = field(default_factory=list)
-    links: list[dict[str, str]] = field(default_factory=list)
-
-
-def _author(name: str, given: str, family: str, orcid: str, affiliations) -> dict[str, Any]:
-    return {
-        "name": name,
-        "given": given or None,
-        "family": family or None,
-        "orcid": orcid or None,
-        "affiliations": list(affiliations or []),
-    }
 
 
 def attach_paper_parts(papers: Iterable[Paper]) -> None:
@@ -62,7 +44,7 @@ def attach_paper_parts(papers: Iterable[Paper]) -> None:
     for paper_id, *author in child_rows(
         PaperAuthor, ("name", "given", "family", "orcid", "affiliations"), ids
     ):
-        parts[paper_id].authors.append(_author(*author))
+        parts[paper_id].authors.append(author_as_dict(*author))
     for paper_id, name in child_rows(PaperAffiliation, ("name",), ids):
         parts[paper_id].affiliations.append(name)
     for paper_id, label, url in child_rows(PaperLink, ("label", "url"), ids):
@@ -106,40 +88,27 @@ def child_rows(model: type[Orderable], columns: tuple[str, ...], paper_ids: list
     ]
 
 
-def paper_parts(paper: Paper) -> PaperParts:
-    """The parts attached by attach_paper_parts, else read through the paper's own relations.
-
-    The relations also hold unsaved in-memory children (modelcluster), so a paper being edited
-    serializes as the editor sees it.
-    """
-    attached = getattr(paper, PREFETCHED_PARTS, None)
-    if attached is not None:
-        return attached
-    return PaperParts(
-        authors=[
-            _author(a.name, a.given, a.family, a.orcid, a.affiliations) for a in paper.authors.all()
-        ],
-        affiliations=[affiliation.name for affiliation in paper.affiliations.all()],
-        links=[{"label": link.label, "url": link.url} for link in paper.links.all()],
-    )
+PUBLIC_PAPERS_CONDITION_HOOK = "register_public_papers_condition"
 
 
 def papers_on_public_pages(request: HttpRequest, *, language: str | None = None) -> QuerySet:
-    """The papers that a live, public digest shows to `request` (in `language` if given).
+    """The papers that a live, public page shows to `request` (in `language` if given).
 
     The papers endpoint's exposure rule: a paper is public only through a page the pages API
-    would show to the same request (cms.digests.visibility decides which), so papers of draft,
-    unpublished, private or unreachable digests, and their authors, never appear.
+    would show to the same request (cms.api.visibility decides which), so papers of draft,
+    unpublished, private or unreachable pages, and their authors, never appear. The apps whose
+    pages show papers say which through the `register_public_papers_condition` hook: each
+    function takes `(request, language)` and returns a condition on Paper (cms.digests'
+    wagtail_hooks); with none registered, no paper is public.
     """
-    from cms.digests.models import DigestPage
-    from cms.digests.visibility import public_pages
-
     from .models import Paper
 
-    showing = public_pages(request, DigestPage).filter(paper_id=OuterRef("pk"))
-    if language is not None:
-        showing = showing.filter(locale__language_code=language)
-    return Paper.objects.filter(Exists(showing))
+    conditions = [
+        condition(request, language) for condition in hooks.get_hooks(PUBLIC_PAPERS_CONDITION_HOOK)
+    ]
+    if not conditions:
+        return Paper.objects.none()
+    return Paper.objects.filter(reduce(or_, conditions))
 
 
 def paper_search_condition(terms: list[str], *, operator: str = "and") -> Q:

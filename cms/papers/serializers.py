@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING, Any
 from django.utils import translation
 from rest_framework import serializers
 
-# The language a paper is shown in: its page's (cms.api_serializers.PageSerializer), or
+# The language a paper is shown in: its page's (cms.api.serializers.PageSerializer), or
 # `locale`'s at /api/v2/papers/ (cms.papers.api).
-from cms.digests.blocks import PAGE_LANGUAGE
-from cms.digests.serializers import WholeInstanceField
+from cms.api.fields import PAGE_LANGUAGE, WholeInstanceField
 
-from .selectors import paper_parts
+from .parts import paper_parts
 
 if TYPE_CHECKING:
     from .models import Paper

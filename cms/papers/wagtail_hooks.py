@@ -11,6 +11,7 @@ from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
 
 from cms.ops.snippet_bulk_actions import PermittedBulkActionsMixin
 
+from .api import PapersAPIViewSet
 from .chooser import PaperChooserViewSet
 from .extensions import listing_header_buttons
 from .models import Paper
@@ -69,3 +70,8 @@ register_snippet(PaperViewSet)
 @hooks.register("insert_global_admin_css")
 def papers_admin_css():
     return format_html('<link rel="stylesheet" href="{}">', static("papers/admin.css"))
+
+
+@hooks.register("register_api_endpoint")
+def register_papers_endpoint() -> tuple[str, type[PapersAPIViewSet]]:
+    return "papers", PapersAPIViewSet

@@ -4,11 +4,14 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import translate_url
 from django.utils import translation
+from django.views import defaults
 from django.views.decorators.cache import cache_control, never_cache
 from wagtail.models import Page
 
-from cms.digests.visibility import private_for_who_sees_more, public_rule
-from cms.not_found import page_not_found
+from cms.api.errors import API_PATH_PREFIX, api_not_found
+from cms.api.visibility import private_for_who_sees_more, public_rule
+
+ADMIN_PATH_PREFIXES = ("/admin/", "/documents/")
 
 # Before each language had its own address, `?lang=` picked the language of one link.
 OLD_LANGUAGE_PARAMETER = "lang"
@@ -35,6 +38,16 @@ def reader_not_found(request: HttpRequest) -> HttpResponse:
     """The shell with status 404: the reader shows its "not found" view in the address's
     language, and crawlers and link checkers see the status."""
     return render(request, "reader/shell.html", shell_context(preview=False), status=404)
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler404: JSON under /api/, Django's page for the admin, the reader's page elsewhere."""
+    path = request.path_info
+    if path.startswith(API_PATH_PREFIX):
+        return api_not_found(request, exception)
+    if path.startswith(ADMIN_PATH_PREFIXES):
+        return defaults.page_not_found(request, exception)
+    return reader_not_found(request)
 
 
 def is_public_page_path(request: HttpRequest, path: str) -> bool:

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "cms.reader",
     "cms.ops",
     "cms.webhooks",
+    "cms.seed",
     "sync",
     "wagtail_localize",
     "wagtail_localize.locales",
@@ -81,7 +82,7 @@ MIDDLEWARE = [
     "cms.ops.throttling.APIRateLimitMiddleware",
     # Answers If-None-Match with 304 to GET and HEAD, for cached API responses too; then the
     # API cache, ahead of sessions and auth, which public API responses never depend on.
-    "cms.ops.conditional_get.ConditionalGetMiddleware",
+    "cms.api.conditional_get.ConditionalGetMiddleware",
     "cms.apicache.middleware.APIResponseCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The address picks the language on the reader's pages; elsewhere it is negotiated.
@@ -105,7 +106,7 @@ AUTHENTICATION_BACKENDS = [
 
 ROOT_URLCONF = "cms.urls"
 # Django's error pages, JSON under /api/ (handler400 and the others are in cms/urls.py).
-CSRF_FAILURE_VIEW = "cms.not_found.csrf_failure"
+CSRF_FAILURE_VIEW = "cms.api.errors.csrf_failure"
 WSGI_APPLICATION = "cms.wsgi.application"
 
 TEMPLATES = [
@@ -185,7 +186,7 @@ WAGTAILAPI_BASE_URL = os.environ.get("WAGTAILAPI_BASE_URL", WAGTAILADMIN_BASE_UR
 WAGTAILAPI_LIMIT_MAX = 100
 WAGTAILAPI_SEARCH_ENABLED = env_bool("API_SEARCH_ENABLED", True)
 # Browsers revalidate every API response; shared caches (a CDN) keep it this long, purged on
-# change (cms/api_http.py, cms/apicache/stale.py).
+# change (cms/api/http.py, cms/apicache/stale.py).
 API_SHARED_CACHE_SECONDS = int(os.environ.get("API_SHARED_CACHE_SECONDS", "300"))
 API_STALE_WHILE_REVALIDATE_SECONDS = int(os.environ.get("API_STALE_WHILE_REVALIDATE_SECONDS", "60"))
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")

@@ -8,8 +8,7 @@ class TranslationConfig(AppConfig):
     verbose_name = _("Translation")
 
     def ready(self) -> None:
-        from . import receivers, signals, tree
+        from . import receivers, tree
 
-        signals.connect()
         tree.connect()
         receivers.connect()

@@ -11,7 +11,7 @@ reader of the API sees the live page, so its status is made of what was publishe
   not yet published leaves the live page as it was);
 - `translated_at` is when the live translation was published; no staff names at all;
 - the source page's id and revision ids only when the source itself is public to the same
-  request (cms.digests.visibility decides), else null.
+  request (cms.api.visibility decides), else null.
 
 Known limit: a machine-translated segment that a translator reviews in a draft counts as
 reviewed before it is published (wagtail-localize keeps no history of a string's type, so
@@ -48,7 +48,7 @@ def _published_translations():
 def public_translation_statuses(pages: Iterable[Page], *, public: Q) -> dict[int, dict[str, Any]]:
     """The API's `translation_status` of every page in `pages` that is a translation.
 
-    `public` is the request's public-page condition (cms.digests.visibility): a source page
+    `public` is the request's public-page condition (cms.api.visibility): a source page
     outside it is not named. One query for any number of pages.
     """
     public_source = Page.objects.filter(

@@ -6,10 +6,9 @@ from django.db.models import Q
 from rest_framework import serializers
 from wagtail.models import Page
 
-from cms.digests.serializers import WholeInstanceField
+from cms.api.fields import WholeInstanceField
 
 from .public_status import public_translation_statuses
-from .status import translation_target_languages
 
 _CACHE_KEY = "translation_statuses"
 _NONE_KEY = "translation_statuses_none"
@@ -35,7 +34,7 @@ class TranslationStatusField(WholeInstanceField):
         """Whether the rows are all of one language that nothing is translated into (a detail
         of an English page, or a listing with `?locale=en`, when English is the source): no row
         can have a status then, so the status query, costly to build, is not needed."""
-        from cms.digests.visibility import visibility_facts
+        from cms.api.visibility import translation_target_languages, visibility_facts
 
         listing = getattr(self.parent, "parent", None)
         request = self.context.get("request")
@@ -67,7 +66,7 @@ class TranslationStatusField(WholeInstanceField):
 
     def _public_condition(self) -> Q:
         """The request's public pages (a source outside them is not named); none without one."""
-        from cms.digests.visibility import public_page_condition
+        from cms.api.visibility import public_page_condition
 
         request = self.context.get("request")
         return public_page_condition(request) if request is not None else Q(pk__in=[])

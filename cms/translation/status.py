@@ -275,20 +275,6 @@ def translation_statuses(pages: Iterable[Page]) -> dict[int, TranslationStatus]:
     return statuses
 
 
-def translation_target_languages() -> frozenset[str]:
-    """The language codes pages are translated into (enabled translations' target locales).
-
-    A page in any other language has no translation status, so a listing of such pages needs
-    no status query. The pages API reads them with the visibility facts, in the same cache
-    round trip (cms.digests.visibility.VisibilityFacts.translated_into): every write to a
-    Translation bumps their version (cms.apicache.stale.CHANGES_VISIBILITY).
-    """
-    targets = Translation.objects.filter(enabled=True).values_list(
-        "target_locale__language_code", flat=True
-    )
-    return frozenset(targets.distinct())
-
-
 def translation_status(page: Page) -> TranslationStatus | None:
     """One page's status (prefer `translation_statuses()` for lists)."""
     return translation_statuses([page]).get(page.pk)

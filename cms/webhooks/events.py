@@ -21,8 +21,8 @@ from django.urls import reverse
 from wagtail.models import Page
 from wagtail_localize.models import TranslationSource
 
+from cms.api.visibility import anonymous_rule, shown_to_anyone
 from cms.apicache import stale
-from cms.digests.visibility import anonymous_rule, shown_to_anyone
 
 from . import outbox
 from .models import Endpoint
@@ -82,7 +82,7 @@ SHOWN_BEFORE_DELETE = "webhooks_shown_before_delete"
 
 def was_shown(write: stale.Write) -> bool:
     """Whether the page of a page event was public before the write or is after it: events
-    name only those (cms.digests.visibility), so no draft, scheduled or private page's title,
+    name only those (cms.api.visibility), so no draft, scheduled or private page's title,
     slug or address reaches a subscriber."""
     page = write.page
     if write.kind == stale.PUBLISH:

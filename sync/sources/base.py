@@ -15,11 +15,12 @@ import requests
 from django.conf import settings
 
 from ..conf import sync_setting
+from ..errors import SourceError
 from ..listings import listing_is_shared, shared_listing
 from ..matching import RecordIndex, best_match
 from ..politeness import breaker_for, rate_limit_for
 from ..text import person_name_parts
-from .http import RetryAfterTooLong, SourceError, polite_session
+from .http import RetryAfterTooLong, polite_session
 
 if TYPE_CHECKING:
     from ..identifiers import Identifier

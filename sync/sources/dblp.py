@@ -15,9 +15,10 @@ from functools import partial
 from typing import Any
 
 from ..conf import sync_setting
+from ..errors import SourceError
 from ..identifiers import DBLP, TITLE, USENIX, Identifier, venue_of_dblp_key
 from ..text import bare_doi, clean_person_name, dblp_title
-from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, as_list
+from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, as_list
 
 SEARCH_PATH = "/search/publ/api"
 MAX_HITS = 1000

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..errors import SourceError
 from ..matching import best_match
-from .base import FetchResult, PaperQuery, PaperRecord, Source, SourceError
+from .base import FetchResult, PaperQuery, PaperRecord, Source
 
 _RECORDS: dict[str, list[PaperRecord]] = {}
 _FAILURES: dict[str, str] = {}

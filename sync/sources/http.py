@@ -31,15 +31,8 @@ from urllib3.exceptions import MaxRetryError, NewConnectionError
 from urllib3.util.retry import Retry
 
 from ..conf import sync_setting
+from ..errors import SourceError
 from ..politeness import RateLimit
-
-
-class SourceError(Exception):
-    """A request to a source failed: the papers it was for get an error, nothing else."""
-
-    def __init__(self, message: str, *, retry_later: bool = False):
-        super().__init__(message)
-        self.retry_later = retry_later
 
 
 class RetryAfterTooLong(SourceError):

@@ -15,10 +15,11 @@ from functools import partial
 from typing import Any
 
 from ..conf import sync_setting
+from ..errors import SourceError
 from ..identifiers import ARXIV, DOI, SEMANTIC_SCHOLAR, Identifier
 from ..matching import best_match
 from ..text import bare_doi, clean_abstract, clean_person_name, clean_text, clean_title
-from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, SourceError, chunks
+from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, chunks
 
 BATCH_PATH = "/graph/v1/paper/batch"
 MATCH_PATH = "/graph/v1/paper/search/match"

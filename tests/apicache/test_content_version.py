@@ -3,7 +3,7 @@
 import pytest
 from django.core.cache import cache
 
-from cms.apicache.version import (
+from cms.api.version import (
     _set_new_version,
     bump_content_version,
     current_content_version,

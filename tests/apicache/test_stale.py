@@ -5,7 +5,7 @@ each cached response must equal the bytes built afresh (response cache emptied),
 response whose bytes changed must have been purged from the CDN (a recording frontend-cache
 backend), with the URLs `cms.apicache.stale.changed_urls` names for the write (the listings of
 API_CACHE_PURGE_LIST_QUERIES and bare detail URLs: a CDN purges by exact URL). The responses
-built after the write also read the visibility facts (cms.digests.visibility) from the cache,
+built after the write also read the visibility facts (cms.api.visibility) from the cache,
 so a write that changed them without bumping their version fails here too.
 """
 
@@ -18,8 +18,8 @@ from wagtail.contrib.frontend_cache.utils import PurgeBatch
 from wagtail.models import Locale, PageViewRestriction, Site
 from wagtail_localize.models import StringTranslation, Translation
 
+from cms.api.version import _set_new_version
 from cms.apicache import stale
-from cms.apicache.version import _set_new_version
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.papers.signals import papers_changed
@@ -276,7 +276,7 @@ def test_a_page_made_private_purges_its_aliases_too(
     recording_cdn, django_capture_on_commit_callbacks
 ):
     """An alias shows its page's content only while that page is public
-    (cms.digests.visibility): restricting the page, or its topic, must purge the alias's
+    (cms.api.visibility): restricting the page, or its topic, must purge the alias's
     detail from the CDN as well."""
     digest = en_digest()
     other_topic = TopicPage.objects.filter(locale=digest.locale).exclude(pk=digest.get_parent().pk)[

@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from wagtail.models import Locale, PageViewRestriction
 from wagtail_localize.models import Translation
 
+from cms.api.visibility import translation_target_languages
 from cms.digests.models import DigestPage
-from cms.translation.status import translation_target_languages
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cached_api")]
 

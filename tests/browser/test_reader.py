@@ -5,7 +5,7 @@ import unicodedata
 
 import pytest
 
-from cms.digests.seed import DEFAULT_SEED_PATH
+from cms.seed.parse import DEFAULT_SEED_PATH
 
 from .conftest import DESKTOP, PHONE
 

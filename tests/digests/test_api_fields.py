@@ -209,7 +209,7 @@ def wagtails(response, page, fields, meta_fields) -> dict:
 
 @pytest.mark.parametrize("language", ["en", "zh-hant"])
 def test_meta_parent_is_wagtails_own_representation(api_get, language):
-    """Written out by the pages API (cms.api_serializers), the same as Wagtail's nested
+    """Written out by the pages API (cms.api.serializers), the same as Wagtail's nested
     serializer gives for the same parent."""
     page = digest("Odin", language)
     response = api_get(f"{PAGES_URL}{page.pk}/")
@@ -223,7 +223,7 @@ def test_meta_parent_is_wagtails_own_representation(api_get, language):
     assert parent["meta"]["type"] == TOPIC_TYPE and parent["meta"]["html_url"]
 
 
-# The page fields cms.api_serializers.PageSerializer declares; all but the first two are "meta".
+# The page fields cms.api.serializers.PageSerializer declares; all but the first two are "meta".
 DECLARED = (
     "id",
     "title",
@@ -241,7 +241,7 @@ def flattened(item: dict) -> dict:
 
 @pytest.mark.parametrize("language", ["en", "zh-hant"])
 def test_declared_page_fields_are_what_wagtail_builds(api_get, language):
-    """Declared (cms.api_serializers), the page fields give what DRF builds from the model."""
+    """Declared (cms.api.serializers), the page fields give what DRF builds from the model."""
     page = digest("Odin", language)
     response = api_get(f"{PAGES_URL}{page.pk}/")
     built = wagtails(response, page, DECLARED, DECLARED[2:])

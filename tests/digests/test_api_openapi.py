@@ -4,7 +4,7 @@ import pytest
 import yaml
 from openapi_spec_validator import validate
 
-from cms.api_schema.views import SCHEMA_PATH
+from cms.api.schema import SCHEMA_PATH
 from cms.digests.api import PagesAPIViewSet
 from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
 from cms.papers.api import PapersAPIViewSet
@@ -156,7 +156,7 @@ def every_described_get(rich_odin) -> list[str]:
 
 
 def test_every_get_describes_its_304(client, openapi, rich_odin):
-    """Every GET answers If-None-Match with a 304 (cms.ops.conditional_get): the details of
+    """Every GET answers If-None-Match with a 304 (cms.api.conditional_get): the details of
     images and documents, the root and the description did not say so."""
     from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
 

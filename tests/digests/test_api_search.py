@@ -6,7 +6,7 @@ from django.test import override_settings
 
 from cms.digests.models import DigestPage
 from cms.digests.search import search_text_condition
-from cms.digests.seed import load_seed
+from cms.seed.parse import load_seed
 
 from .conftest import DIGEST_TYPE, TOPIC_TYPE, digest
 

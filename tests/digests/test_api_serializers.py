@@ -1,4 +1,4 @@
-"""The API's meta URLs (cms.api_serializers): Wagtail's values, read once per request."""
+"""The API's meta URLs (cms.api.serializers): Wagtail's values, read once per request."""
 
 from unittest import mock
 

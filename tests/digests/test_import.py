@@ -14,8 +14,8 @@ from wagtail.search.backends import get_search_backend
 from wagtail_localize.models import StringTranslation, Translation, TranslationSource
 
 from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
-from cms.digests.seed import load_seed
 from cms.papers.models import Paper
+from cms.seed.parse import load_seed
 from cms.translation.prefill import publish_translation
 from cms.translation.sync import sync_translation_sources
 
@@ -153,7 +153,7 @@ def test_failure_midway_rolls_back_everything(seed_copy, monkeypatch):
     )
     extended = seed_copy.write("extended.json")
 
-    from cms.digests import importer
+    from cms.seed import importer
 
     real_paper = importer.SeedImporter._paper
 
@@ -171,7 +171,7 @@ def test_failure_midway_rolls_back_everything(seed_copy, monkeypatch):
 
 
 def test_import_bumps_the_api_content_version_once(seed_copy, django_capture_on_commit_callbacks):
-    from cms.apicache.version import _set_new_version
+    from cms.api.version import _set_new_version
 
     data = seed_copy.data
     data["topics"][0]["digests"].append(_like_first(data, "OneBump", "One", "一"))
@@ -258,7 +258,7 @@ def _forget_planner_statistics(table: str) -> None:
 
 
 def test_an_import_that_creates_pages_refreshes_the_planner_statistics(seed_copy):
-    """Without them the translation status query picks a bad index (cms.digests.importer)."""
+    """Without them the translation status query picks a bad index (cms.seed.importer)."""
     table = StringTranslation._meta.db_table
     data = seed_copy.data
     data["topics"][0]["digests"].append(_like_first(data, "NewSystem", "A New Title", "新標題"))

@@ -16,9 +16,9 @@ from django.core.management import call_command
 from django.db import connections
 from wagtail.models import Page
 
-from cms.digests.management.commands.import_digests import Command
 from cms.digests.models import DigestIndexPage, DigestPage
-from cms.digests.seed import INTEGER_DIGITS, SUMMARY_LENGTH
+from cms.seed.management.commands.import_digests import Command
+from cms.seed.parse import INTEGER_DIGITS, SUMMARY_LENGTH
 
 from .import_snapshot import differences, snapshot
 

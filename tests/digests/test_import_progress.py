@@ -5,7 +5,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from cms.digests.seed import load_seed
+from cms.seed.parse import load_seed
 
 pytestmark = pytest.mark.django_db
 

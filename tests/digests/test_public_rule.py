@@ -1,12 +1,12 @@
 """The public rule's two forms agree: the query condition listings use and the check a detail
-and its parent get (cms.digests.visibility.PublicRule)."""
+and its parent get (cms.api.visibility.PublicRule)."""
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import RequestFactory
 from wagtail.models import Page
 
-from cms.digests.visibility import public_rule
+from cms.api.visibility import public_rule
 from tests.users import member
 
 from .conftest import digest, hide_one_of_each_kind, topic_of

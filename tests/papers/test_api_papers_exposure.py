@@ -1,5 +1,5 @@
 """The papers endpoint shows only papers that a live, public digest shows: the pages API's own
-rule (cms.digests.visibility), in the requested language - in the listing, its filters and
+rule (cms.api.visibility), in the requested language - in the listing, its filters and
 search, and the detail view."""
 
 import pytest

@@ -14,7 +14,7 @@ from openapi_core import Config, OpenAPI
 from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
 from wagtail.models import PageViewRestriction
 
-from cms.api_schema.views import SCHEMA_PATH
+from cms.api.schema import SCHEMA_PATH
 from cms.digests.models import DigestPage
 from cms.papers.citations import latex_escape
 from cms.papers.models import Paper, PaperAuthor, PaperLink

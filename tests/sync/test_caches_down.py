@@ -7,7 +7,7 @@ import pytest
 import redis
 from django.core.cache import cache
 
-from cms.apicache.version import VERSION_KEY, current_content_version
+from cms.api.version import VERSION_KEY, current_content_version
 from cms.digests.models import DigestPage
 from sync import tasks
 from sync.models import SyncRun

@@ -8,8 +8,8 @@ import time
 import pytest
 from django.core.cache import cache
 
+from sync.errors import SourceError
 from sync.listings import listing_is_shared, shared_listing
-from sync.sources.base import SourceError
 
 
 def test_one_caller_fetches_while_the_others_wait_for_its_answer():

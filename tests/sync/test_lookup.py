@@ -9,11 +9,11 @@ import pytest
 
 from cms.papers.models import Paper
 from sync import lookup
+from sync.errors import SourceError
 from sync.identifiers import UnrecognisedIdentifier, recognise
 from sync.models import PaperSyncState
 from sync.services import paper_create_from_lookup
 from sync.sources import get_sources
-from sync.sources.base import SourceError
 from tests.standin import Canned
 
 from .recorded import FIXTURES

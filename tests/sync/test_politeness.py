@@ -12,8 +12,8 @@ import time
 import pytest
 
 from sync import politeness
+from sync.errors import SourceError
 from sync.politeness import RateLimit, reset_pacing, slot_interval
-from sync.sources.http import SourceError
 from tests.standin.server import busiest_window
 
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/1"

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from cms.digests.seed import DEFAULT_SEED_PATH
+from cms.seed.parse import DEFAULT_SEED_PATH
 from cms.terminology.glossary import Term, find_terms
 from cms.terminology.models import GlossaryTerm
 

@@ -8,9 +8,10 @@ from django.urls import reverse
 from wagtail.models import Locale
 from wagtail_localize.models import StringTranslation, Translation
 
+from cms.api.visibility import translation_target_languages
 from cms.digests.models import DigestPage
 from cms.translation.prefill import publish_translation
-from cms.translation.status import translation_status, translation_target_languages
+from cms.translation.status import translation_status
 
 pytestmark = pytest.mark.django_db
 
@@ -159,7 +160,7 @@ def status_queries(client, limit: int, fields: str, locale: str = "zh-hant") -> 
 
 def test_a_listing_of_the_source_language_needs_no_status_query(client, uncached_api):
     """No query for the statuses, whatever the limit: the target languages come with the
-    visibility facts (cms.digests.visibility), which every request reads anyway."""
+    visibility facts (cms.api.visibility), which every request reads anyway."""
     status_queries(client, 1, "translation_status", "en")  # warm Wagtail's site root paths
     for limit in (3, 20):
         with_status = status_queries(client, limit, "translation_status", "en")

@@ -5,7 +5,7 @@
   and sorts them all before taking a page of results; with this index it reads them in order and
   stops after `limit` rows.
 - path WHERE NOT live: every request looks up the unpublished branches whose live descendants
-  must stay hidden (cms.digests.visibility); a partial index holds only the few unpublished
+  must stay hidden (cms.api.visibility); a partial index holds only the few unpublished
   pages instead of a scan of the whole table.
 
 The table is Wagtail's, so the indexes are created here rather than in a model's Meta.

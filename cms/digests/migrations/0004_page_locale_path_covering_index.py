@@ -1,7 +1,7 @@
 """Widen the (locale_id, path) index on Wagtail's page table so it also holds live and alias_of_id.
 
 A public listing counts and reads the pages of one locale under the public condition
-(cms.digests.visibility), which tests `live` and `alias_of_id` on every one of them. With both
+(cms.api.visibility), which tests `live` and `alias_of_id` on every one of them. With both
 columns in the index the count is answered from the index alone instead of a row lookup per
 page; the order by path and the early stop after `limit` rows stay as 0003 made them.
 """

@@ -13,8 +13,8 @@ from rest_framework import serializers
 from wagtail.api.v2 import serializers as wagtail_serializers
 from wagtail.api.v2.utils import get_object_detail_url
 
-from cms.digests.blocks import PAGE_LANGUAGE
-from cms.digests.selectors import PREFETCHED_PARENT
+from .fields import PAGE_LANGUAGE
+from .prefetch import PREFETCHED_PARENT
 
 _MISSING = object()
 
@@ -35,7 +35,7 @@ def full_url(page, request) -> str | None:
 
 class PublicParentField(wagtail_serializers.PageParentField):
     """Wagtail's `meta.parent`: the parent if it is public, from the pages API's prefetch when
-    it made one (cms.digests.selectors.attach_public_parents), else Wagtail's two queries."""
+    it made one (cms.api.prefetch.attach_public_parents), else Wagtail's two queries."""
 
     def get_attribute(self, instance):
         parent = getattr(instance, PREFETCHED_PARENT, _MISSING)

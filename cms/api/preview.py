@@ -18,13 +18,13 @@ from wagtail.api.v2.views import PagesAPIViewSet
 from wagtail.models import Page
 from wagtail_headless_preview.models import HeadlessPreviewMixin, PagePreview
 
-from cms.api_http import JSONBodyMixin
-from cms.api_params import (
+from cms.api.http import JSONBodyMixin
+from cms.api.params import (
     StrictQueryParametersMixin,
     reject_unknown_parameters,
     validate_query_parameters,
 )
-from cms.api_serializers import PageSerializer
+from cms.api.serializers import PageSerializer
 
 PREVIEW_QUERY_PARAMETERS = StrictQueryParametersMixin.detail_query_parameters | {
     "content_type",

@@ -7,8 +7,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from tqdm import tqdm
 
-from cms.digests.importer import import_seed
-from cms.digests.seed import DEFAULT_SEED_PATH, SeedError, load_seed
+from cms.seed.importer import import_seed
+from cms.seed.parse import DEFAULT_SEED_PATH, SeedError, load_seed
 
 
 class Command(BaseCommand):

@@ -19,12 +19,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from wagtail.models import Page
 
+from cms.digests.models import READING_MINUTES, DigestPage
 from cms.papers.models import EARLIEST_YEAR, PaperAffiliation, Track, Venue, latest_year
 from cms.translation.zh_hant import find_simplified
 
-from .models import READING_MINUTES, DigestPage
-
-DEFAULT_SEED_PATH = Path(__file__).resolve().parent.parent / "seed" / "digests.json"
+DEFAULT_SEED_PATH = Path(__file__).resolve().parent / "digests.json"
 
 
 class SeedError(ValueError):

@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from wagtail.api.utils import get_full_url
 
-from cms.api_http import add_cache_control, read_only_api_view
-from cms.api_params import repeated_parameter_message, unknown_parameters_message
+from cms.api.http import add_cache_control, read_only_api_view
+from cms.api.params import repeated_parameter_message, unknown_parameters_message
 
 SCHEMA_PATH = Path(__file__).with_name("openapi.yaml")
 FORMATS = ("yaml", "json")

@@ -1,4 +1,5 @@
-"""Django's error handlers: JSON under /api/, the reader's page (status 404) on the site's paths.
+"""Django's error handlers: JSON under /api/, Django's pages elsewhere (the reader's 404 is
+cms.reader.views.page_not_found).
 
 Wagtail's API views answer their own 404s in JSON, but a path its router does not match
 (`/api/v2/pages/abc/`) never reaches them and got Django's HTML page. The same holds for
@@ -17,7 +18,6 @@ from django.views import csrf, defaults
 from django.views.decorators.csrf import csrf_exempt
 
 API_PATH_PREFIX = "/api/"
-ADMIN_PATH_PREFIXES = ("/admin/", "/documents/")
 
 
 @csrf_exempt  # a 404 whatever the method, not the CSRF check's 403
@@ -46,17 +46,6 @@ def redirect_with_slash(request: HttpRequest) -> HttpResponse | None:
     return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
 
 
-def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    path = request.path_info
-    if path.startswith(API_PATH_PREFIX):
-        return api_not_found(request, exception)
-    if path.startswith(ADMIN_PATH_PREFIXES):
-        return defaults.page_not_found(request, exception)
-    from cms.reader.views import reader_not_found
-
-    return reader_not_found(request)
-
-
 def api_error(request: HttpRequest, message: str, status: int) -> HttpResponse | None:
     """`{"message": ...}` with `status` for a path under /api/; None elsewhere."""
     if not request.path_info.startswith(API_PATH_PREFIX):
@@ -76,7 +65,7 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """CSRF_FAILURE_VIEW. No view under /api/ takes a write, so none should reach this; should
-    a new one forget `cms.api_http.read_only_api_view`, its refusal is still JSON."""
+    a new one forget `cms.api.http.read_only_api_view`, its refusal is still JSON."""
     refused = api_error(request, _("permission denied"), 403)
     return refused or csrf.csrf_failure(request, reason)
 

@@ -10,10 +10,11 @@ from wagtail.documents.api.v2.views import DocumentsAPIViewSet as WagtailDocumen
 from wagtail.images.api.v2.views import ImagesAPIViewSet as WagtailImagesAPIViewSet
 from wagtail.models import CollectionViewRestriction
 
-from cms.api_http import PublicAPIMixin
-from cms.api_params import StrictFieldsFilter, StrictOrderingFilter
-from cms.digests.api_filters import CheckedSearchFilter
-from cms.digests.visibility import depends_on_requester, images_used_by_public_pages
+from cms.api.http import PublicAPIMixin
+from cms.api.params import StrictFieldsFilter, StrictOrderingFilter
+
+from .filters import CheckedSearchFilter
+from .visibility import depends_on_requester, images_used_by_public_pages
 
 
 class TitleSearchFilter(CheckedSearchFilter):

@@ -3,7 +3,7 @@
 Cached API responses are keyed on it, so a bump makes every cached response unreachable at once
 (cms.apicache.stale bumps it for every write). The visibility version changes with it on every
 write except a paper's: it keys the facts that decide which pages are public (view restrictions,
-sites, hidden branches; cms.digests.visibility), which no paper write changes. It lives in the
+sites, hidden branches; cms.api.visibility), which no paper write changes. It lives in the
 default cache, which must be shared by all web processes (Redis, or the file cache; see
 settings.CACHES).
 

@@ -20,12 +20,12 @@ from django.utils.text import slugify
 from wagtail.models import Locale, Page, Site
 
 from cms.apicache import stale
+from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
+from cms.digests.sites import name_site
 from cms.papers.models import Paper, PaperAffiliation
 from cms.translation.prefill import prefill_page_translation
 
-from .models import DigestIndexPage, DigestPage, TopicPage
-from .seed import SeedDigest, SeedSite, SeedTopic
-from .sites import name_site
+from .parse import SeedDigest, SeedSite, SeedTopic
 
 ZH_HANT = "zh-hant"
 

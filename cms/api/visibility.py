@@ -17,8 +17,10 @@ from wagtail.api.v2.utils import BadRequestError
 from wagtail.api.validators import SiteFilterValidator
 from wagtail.images import get_image_model
 from wagtail.models import Page, PageViewRestriction, ReferenceIndex, Site
+from wagtail_localize.models import Translation
 
-from cms.apicache.version import VISIBILITY_VERSION_KEY, read_through
+from .prefetch import RULE_FIELDS
+from .version import VISIBILITY_VERSION_KEY, read_through
 
 # Built once per request (the listing, its count, the prefetches and the detail use them).
 RULE_ATTRIBUTE = "public_page_rule"
@@ -137,7 +139,7 @@ class VisibilityFacts:
     root_paths: tuple[str, ...]  # the site root's and its translations'; none without a site
     hidden_paths: tuple[str, ...]  # pages not live that have children: their branches
     restrictions: tuple[tuple[PageViewRestriction, str], ...]  # with the restricted page's path
-    # The languages pages are translated into (cms.translation.status), read with the rest:
+    # The languages pages are translated into (translation_target_languages), read with the rest:
     # the same writes change them, and one cache round trip a request is cheaper than two.
     translated_into: frozenset[str]
 
@@ -172,8 +174,6 @@ def read_visibility_facts(request: HttpRequest) -> VisibilityFacts:
 
 def site_facts(site: Site | None) -> VisibilityFacts:
     """The facts for `site` (none: no page is in a site), read from the database."""
-    from cms.translation.status import translation_target_languages  # it reads pages' models
-
     restrictions = list(PageViewRestriction.objects.all())
     # The paths in a query of their own, and only when some restriction exists: joined to the
     # restrictions, SQLite's planner scans the whole page table even when there are none.
@@ -188,6 +188,20 @@ def site_facts(site: Site | None) -> VisibilityFacts:
         restrictions=tuple((r, paths[r.page_id]) for r in restrictions if r.page_id in paths),
         translated_into=translation_target_languages(),
     )
+
+
+def translation_target_languages() -> frozenset[str]:
+    """The language codes pages are translated into (enabled translations' target locales).
+
+    A page in any other language has no translation status, so a listing of such pages needs
+    no status query. The pages API reads them with the visibility facts, in the same cache
+    round trip (VisibilityFacts.translated_into): every write to a
+    Translation bumps their version (cms.apicache.stale.CHANGES_VISIBILITY).
+    """
+    targets = Translation.objects.filter(enabled=True).values_list(
+        "target_locale__language_code", flat=True
+    )
+    return frozenset(targets.distinct())
 
 
 def anonymous_rule(site: Site | None = None) -> PublicRule:
@@ -277,8 +291,6 @@ def link_targets(request: HttpRequest, ids: Iterable[int], language: str) -> dic
     ids = set(ids)
     wanted = {pk for pk in ids if (pk, language) not in known}
     if wanted:
-        from .selectors import RULE_FIELDS  # selectors import this module
-
         fields = (*RULE_FIELDS, "translation_key")
         pages = list(
             Page.objects.filter(pk__in=wanted)
@@ -323,8 +335,6 @@ def images_used_by_public_pages(request: HttpRequest) -> set[int]:
     """The ids of the images a page the API shows to `request` uses. Anything else, an upload
     only a draft or a private page uses, stays out of the images endpoint: its title would
     tell what is coming."""
-    from .selectors import RULE_FIELDS  # selectors import this module
-
     used = images_used_by_pages()
     pages = Page.objects.filter(pk__in=used).only(*RULE_FIELDS)
     return {image for page in public_rule(request).public_among(pages) for image in used[page.pk]}

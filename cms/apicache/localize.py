@@ -17,7 +17,7 @@ from wagtail_localize.models import (
     TranslationSource,
 )
 
-from cms.apicache.stale import TRANSLATION, Write, record
+from .stale import TRANSLATION, Write, record
 
 
 def _pages_of(condition: Q) -> None:

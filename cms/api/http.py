@@ -1,7 +1,7 @@
 """How API responses go out: compact JSON, and the caching policy of a headless CMS.
 
 - Browsers revalidate every time (`max-age=0, must-revalidate`; ETags and 304s, to GET and
-  HEAD, come from cms.ops.conditional_get), so the reader and the admin's "View live" show a
+  HEAD, come from cms.api.conditional_get), so the reader and the admin's "View live" show a
   publish at once.
 - Shared caches keep a response for API_SHARED_CACHE_SECONDS (`s-maxage`) and are purged on
   change (cms.apicache.stale). `stale-while-revalidate` goes in `CDN-Cache-Control` (RFC 9213),
@@ -28,7 +28,7 @@ from rest_framework.metadata import SimpleMetadata
 from rest_framework.renderers import BrowsableAPIRenderer
 from wagtail.api.v2.utils import BadRequestError
 
-from cms.api_params import StrictQueryParametersMixin
+from cms.api.params import StrictQueryParametersMixin
 
 CACHEABLE_STATUS = (200, 304)
 # What every view under /api/ answers: the API only reads.

@@ -1,1 +1,0 @@
-"""Headless preview: the API endpoint that serves an editor's unpublished draft."""
