@@ -39,7 +39,7 @@ FOUND_KEPT_SECONDS = 15 * 60
 def may_add_papers(user) -> bool:
     """Adding papers is the Paper model's `add` permission (editors yes, translators no), read
     through the policy Wagtail registered for papers, as its snippet add view and
-    cms.translation.policy.may_edit_snippet read it."""
+    cms.translation.policy.rules.may_edit_snippet read it."""
     return policy_registry.get_by_type(Paper).user_has_permission(user, "add")
 
 

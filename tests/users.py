@@ -1,10 +1,10 @@
-"""Users in the project's roles (cms.translation.roles), as tests make them."""
+"""Users in the project's roles (cms.translation.policy.roles), as tests make them."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from cms.translation.roles import ensure_roles
+from cms.translation.policy.roles import ensure_roles
 
 
 def member(role: str, username: str | None = None, *, password: str = "pw", email: str = ""):

@@ -4,7 +4,7 @@ A page's translation status changes when its translation is synced (TranslationS
 re-extracted) or a translation is created, enabled or disabled, none of which publishes
 anything. Each is recorded as a TRANSLATION write of the pages it concerns (cms.apicache.stale).
 A translator's unpublished segment is recorded too, though the public status shows only
-published facts (cms.translation.public_status): a write there costs a rebuild, never a stale
+published facts (cms.translation.status.public): a write there costs a rebuild, never a stale
 answer. Translators' names are not in the API, so renaming a user changes nothing.
 """
 

@@ -85,8 +85,8 @@ REACH: dict[str, frozenset[str]] = {
 }
 
 # Writes that can change which pages are public (or which languages pages are translated into,
-# cms.translation.status): all but a paper's, which changes what digests show, never whether
-# they are shown.
+# cms.translation.status.statuses): all but a paper's, which changes what digests show, never
+# whether they are shown.
 CHANGES_VISIBILITY = frozenset(REACH) - {PAPER, PAPERS_SYNCED, MEDIA, COLLECTION_PRIVACY}
 
 

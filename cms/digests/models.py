@@ -12,9 +12,9 @@ from wagtail_headless_preview.models import HeadlessPreviewMixin
 from wagtail_localize.fields import SynchronizedField, TranslatableField
 
 from cms.papers.serializers import PaperSerializer
-from cms.translation.choosers import EditLinkByPolicyFieldPanel
-from cms.translation.pages import RoleCheckedPageMixin
-from cms.translation.serializers import TranslationStatusField
+from cms.translation.policy.pages import RoleCheckedPageMixin
+from cms.translation.policy.panels import EditLinkByPolicyFieldPanel
+from cms.translation.status.api_field import TranslationStatusField
 
 from .blocks import BaseStreamBlock, CommentaryStreamBlock
 from .forms import SlugClashExplainedPageForm, TopicPageForm

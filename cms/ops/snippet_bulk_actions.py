@@ -2,7 +2,7 @@
 
 Wagtail shows a listing's checkboxes and its bulk bar to everyone who sees the listing, and
 checks the right only once the action is chosen. Wagtail's only snippet bulk action is Delete,
-and the project's roles (cms.translation.roles) give editors no right to delete papers nor
+and the project's roles (cms.translation.policy.roles) give editors no right to delete papers nor
 the glossary: they were offered a bar whose one button they may not use. The rights come from
 the roles' groups, through the model's Wagtail permission policy.
 """

@@ -7,8 +7,8 @@ alone, because `make run` imports on every start and must not undo an editor's w
 Every page is written through Wagtail's and wagtail-localize's public calls, one page at a
 time: `add_child()`, `save_revision().publish()`, and for the translation
 `TranslationSource.update_or_create_from_instance()` and the strings
-(cms.translation.prefill). That is slower than writing the rows in bulk and keeps them right
-whenever Wagtail, treebeard or wagtail-localize change how they write them; their signals
+(cms.translation.workflow.prefill). That is slower than writing the rows in bulk and keeps them
+right whenever Wagtail, treebeard or wagtail-localize change how they write them; their signals
 (search and reference indexes, the API's caches) run as for an editor's save.
 """
 
@@ -23,7 +23,7 @@ from cms.apicache import stale
 from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
 from cms.digests.sites import name_site
 from cms.papers.models import Paper, PaperAffiliation
-from cms.translation.prefill import prefill_page_translation
+from cms.translation.workflow.prefill import prefill_page_translation
 
 from .parse import SeedDigest, SeedSite, SeedTopic
 

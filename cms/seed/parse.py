@@ -21,7 +21,7 @@ from wagtail.models import Page
 
 from cms.digests.models import READING_MINUTES, DigestPage
 from cms.papers.models import EARLIEST_YEAR, PaperAffiliation, Track, Venue, latest_year
-from cms.translation.zh_hant import find_simplified
+from cms.translation.guard.zh_hant import find_simplified
 
 DEFAULT_SEED_PATH = Path(__file__).resolve().parent / "digests.json"
 

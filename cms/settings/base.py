@@ -209,7 +209,7 @@ REST_FRAMEWORK = {
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 # Translation (cms.translation): "Translate this page" makes a zh-hant draft, never a live page;
-# a translator publishes it (cms/translation/policy.py decides who may).
+# a translator publishes it (cms/translation/policy/rules.py decides who may).
 WAGTAILLOCALIZE_SYNC_LIVE_STATUS_ON_TRANSLATE = False
 # Translation (cms.translation): DeepL asked for Traditional Chinese when DEEPL_AUTH_KEY is set.
 # "Translate with ..." fills segments from the translation memory first (cms.terminology), then,
@@ -220,7 +220,7 @@ WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {"CLASS": "cms.terminology.translator.Memor
 if DEEPL_AUTH_KEY:
     WAGTAILLOCALIZE_MACHINE_TRANSLATOR["OPTIONS"] = {
         "MACHINE": {
-            "CLASS": "cms.translation.machine_translators.TraditionalChineseDeepLTranslator",
+            "CLASS": "cms.translation.machine.translators.TraditionalChineseDeepLTranslator",
             "OPTIONS": {
                 "AUTH_KEY": DEEPL_AUTH_KEY,
                 **(
@@ -260,8 +260,8 @@ PREVIEW_TOKEN_MAX_AGE = int(os.environ.get("PREVIEW_TOKEN_MAX_AGE", "3600"))
 
 # `import_digests` refuses a larger file before reading it (the shipped seed is about 50 KB).
 IMPORT_MAX_BYTES = int(os.environ.get("IMPORT_MAX_BYTES", str(5 * 1024 * 1024)))
-# The translation editor's "Upload PO file" refuses a larger file (cms.translation.po_upload); a
-# digest's PO file is a few KB.
+# The translation editor's "Upload PO file" refuses a larger file (cms.translation.views.po_upload);
+# a digest's PO file is a few KB.
 PO_UPLOAD_MAX_BYTES = int(os.environ.get("PO_UPLOAD_MAX_BYTES", str(1024 * 1024)))
 
 # Operations: API limits, request ids, Content-Security-Policy, CDN purging.
@@ -364,8 +364,9 @@ API_CACHE_PURGE_LIST_QUERIES = [
 
 # Sync worker (sync/): bibliographic sources, politeness and schedule; see README "Sync worker".
 SYNC_CONTACT_EMAIL = os.environ.get("SYNC_CONTACT_EMAIL", "")
-# Translators are emailed when an English page waits for them (cms/translation/notifications.py);
-# without a worker the email leaves in-process after the commit, so a slow server must time out.
+# Translators are emailed when an English page waits for them
+# (cms/translation/workflow/notifications.py); without a worker the email leaves in-process after
+# the commit, so a slow server must time out.
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))

@@ -12,7 +12,7 @@ WAGTAILAPI_BASE_URL = "http://testserver"
 # The translation memory first, then the dummy machine (English words reversed) for the rest.
 WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
     "CLASS": "cms.terminology.translator.MemoryFirstTranslator",
-    "OPTIONS": {"MACHINE": {"CLASS": "cms.translation.machine_translators.GuardedDummyTranslator"}},
+    "OPTIONS": {"MACHINE": {"CLASS": "cms.translation.machine.translators.GuardedDummyTranslator"}},
 }
 
 # Rate limits are off; the tests of each (tests/ops/test_throttling.py,

@@ -20,7 +20,7 @@ from wagtail_localize.models import StringSegment, Translation
 from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.segments.extract import extract_segments
 
-from cms.translation.zh_hant import (
+from cms.translation.guard.zh_hant import (
     find_simplified,
     is_traditional_chinese,
     replacements,

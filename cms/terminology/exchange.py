@@ -10,7 +10,7 @@ One `termEntry` per term: an English `langSet` with the case rule as a `termNote
 forbidden variant `deprecatedTerm-admn-sts`, the note as `note`. TBX v3 (`tbx`, `conceptEntry`,
 `langSec`, `termSec`, as Weblate and others export) is read too. Uploads are parsed with
 defusedxml, so an entity bomb or external entity is refused. The Traditional Chinese langSet is
-the one cms.translation.zh_hant.is_traditional_chinese accepts, as for locales and machine
+the one cms.translation.guard.zh_hant.is_traditional_chinese accepts, as for locales and machine
 translation; Simplified ones (zh-Hans, zh-CN, zh-SG, plain zh) are ignored, and an entry with no
 Traditional one is refused.
 
@@ -42,7 +42,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from wagtail.search.backends import get_search_backends
 
-from cms.translation.zh_hant import is_traditional_chinese, language_subtags
+from cms.translation.guard.zh_hant import is_traditional_chinese, language_subtags
 
 from .models import GlossaryTerm
 from .rules import Entry, Glossary, rule_errors

@@ -2,7 +2,7 @@
 
 Entries are copied from wagtail-localize's StringTranslation rows when a translated page is
 published (`record_published`), so the memory holds only text a reader can already see, and
-only reviewed text (cms.translation.review): a segment filled in automatically and published
+only reviewed text (cms.translation.status.review): a segment filled in automatically and published
 unreviewed (a sync's previous translation pairs new English with the old Chinese) would
 otherwise come back as an exact match. Exact
 matches are looked up by a hash of the segment's text in the database; fuzzy matches are scored
@@ -23,8 +23,8 @@ from rapidfuzz import fuzz, process, utils
 from wagtail.models import Locale, Page
 from wagtail_localize.models import StringSegment, StringTranslation, Translation
 
-from cms.translation.policy import translation_into
-from cms.translation.review import REVIEWED
+from cms.translation.policy.rules import translation_into
+from cms.translation.status.review import REVIEWED
 
 from .models import MemoryEntry
 

@@ -4,7 +4,7 @@ The admin's add and edit forms (through `GlossaryTerm.clean`) and the CSV/TBX im
 (`exchange.plan_import`) both ask `rule_errors`, so they cannot disagree. A term is refused when
 
 - its Traditional Chinese term has Simplified-only characters (the zh-Hant guard,
-  cms.translation.zh_hant.find_simplified, decides which);
+  cms.translation.guard.zh_hant.find_simplified, decides which);
 - one of its forbidden variants is its preferred term, or a part of it (the terminology check
   would then report every correct use as forbidden);
 - its English term is another term's in other capitalisation ("CONGESTION CONTROL" beside
@@ -25,7 +25,7 @@ from itertools import accumulate
 
 from django.utils.translation import gettext as _
 
-from cms.translation.zh_hant import find_simplified
+from cms.translation.guard.zh_hant import find_simplified
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: the same term, not an equal one

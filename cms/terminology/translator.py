@@ -23,7 +23,7 @@ from wagtail.models import Locale
 from wagtail_localize.machine_translators.base import BaseMachineTranslator
 from wagtail_localize.strings import StringValue
 
-from cms.translation.machine_translators import keep_traditional
+from cms.translation.machine.translators import keep_traditional
 
 from . import memory
 from .glossary import Term, find_terms, load_terms

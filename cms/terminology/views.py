@@ -22,9 +22,9 @@ from wagtail_localize.views.edit_translation import (
     user_can_edit_instance,
 )
 
-from cms.translation.policy import translation_into
-from cms.translation.queue import CannotTranslate, may_work_the_queue, open_translation
-from cms.translation.tool_names import tool_name_to_store
+from cms.translation.policy.rules import translation_into
+from cms.translation.status.tool_names import tool_name_to_store
+from cms.translation.workflow.queue import CannotTranslate, may_work_the_queue, open_translation
 
 from . import checks, exchange, memory
 from .glossary import load_terms, plain_text, terms_in

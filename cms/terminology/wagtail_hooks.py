@@ -12,7 +12,7 @@ from wagtail.snippets.models import register_snippet
 from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
 
 from cms.ops.snippet_bulk_actions import PermittedBulkActionsMixin
-from cms.translation.policy import translation_into
+from cms.translation.policy.rules import translation_into
 
 from . import checks, views
 from .models import GlossaryTerm

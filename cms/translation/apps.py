@@ -8,7 +8,8 @@ class TranslationConfig(AppConfig):
     verbose_name = _("Translation")
 
     def ready(self) -> None:
-        from . import receivers, tree
+        from cms.translation import receivers
+        from cms.translation.workflow import tree
 
         tree.connect()
         receivers.connect()

@@ -1,7 +1,7 @@
 """What a publish starts in this app: the translators' notice, after the commit, never inline.
 
-The service (cms.translation.notifications) knows nothing of how it is run; this module hands
-it to cms.ops.background, the one way a task leaves a request.
+The service (cms.translation.workflow.notifications) knows nothing of how it is run; this module
+hands it to cms.ops.background, the one way a task leaves a request.
 """
 
 import threading
@@ -11,9 +11,8 @@ from wagtail.models import Page
 from wagtail.signals import page_published
 
 from cms.ops.background import start
-
-from .languages import LANGUAGE_ROOT_DEPTH
-from .tasks import notify_translators_task
+from cms.translation.languages import LANGUAGE_ROOT_DEPTH
+from cms.translation.tasks import notify_translators_task
 
 _pending = threading.local()
 

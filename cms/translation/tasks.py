@@ -2,8 +2,8 @@
 
 from celery import shared_task
 
-from .notifications import notify_translators
-from .sync import sync_translation_sources
+from cms.translation.workflow.notifications import notify_translators
+from cms.translation.workflow.sync import sync_translation_sources
 
 
 @shared_task(name="translation.sync_translations", ignore_result=True)

@@ -1,6 +1,6 @@
 """Admin wiring for the translation workflow: report, dashboard panel, roles and the guard.
 
-Every check of who may do what is `cms.translation.policy`; the hooks here only put it on each
+Every check of who may do what is `cms.translation.policy.rules`; the hooks here only put it on each
 admin path: Wagtail's page views and bulk actions through their `before_*` hooks, its admin
 API's page actions by serving a policy-checked pages endpoint (`construct_admin_api`), and
 wagtail-localize's submit, update, stop, override, convert and PO upload views by serving our
@@ -22,22 +22,20 @@ from wagtail.admin.views.pages.utils import get_valid_next_url_from_request
 from wagtail.admin.widgets.button import BaseDropdownMenuButton
 from wagtail.models import Page
 
-from . import (
-    admin_api,
-    bulk_actions,
-    localize_views,
-    po_upload,
-    policy,
-    publishing,
-    snippets_api,
-    tree,
+from cms.translation.guard.zh_hant import is_traditional_chinese
+from cms.translation.policy import rules as policy
+from cms.translation.views import admin_api, bulk_actions, po_upload, snippets_api
+from cms.translation.views import localize as localize_views
+from cms.translation.views.dashboard import PagesWaitingForTranslationPanel
+from cms.translation.views.menu_labels import relabel_in_place
+from cms.translation.views.queue import OpenTranslationView, TranslationQueueView
+from cms.translation.views.report import (
+    SYNC_PERMISSION,
+    SyncOutOfDateView,
+    TranslationStatusReportView,
 )
-from .menu_labels import relabel_in_place
-from .panels import PagesWaitingForTranslationPanel
-from .queue import may_work_the_queue
-from .queue_views import OpenTranslationView, TranslationQueueView
-from .views import SYNC_PERMISSION, SyncOutOfDateView, TranslationStatusReportView
-from .zh_hant import is_traditional_chinese
+from cms.translation.workflow import publishing, tree
+from cms.translation.workflow.queue import may_work_the_queue
 
 
 @hooks.register("register_admin_urls", order=-1)
@@ -335,7 +333,7 @@ def _allowed(buttons, refused: set[str]) -> list:
 def hide_refused_listing_buttons(buttons, page, user, context=None):
     """No Delete, Move or Copy in the page listing for users the policy would refuse.
 
-    Delete and Move also follow the page models' permission tester (cms.translation.pages);
+    Delete and Move also follow the page models' permission tester (cms.translation.policy.pages);
     Copy does not, and the views refuse anyway (check_delete and friends).
     """
     refused = _refused_urls(user, page)

@@ -25,7 +25,7 @@ def create_editor(username: str) -> dict:
     """An editor as the translation roles define one, with the password from the environment."""
     from django.contrib.auth import get_user_model
 
-    from cms.translation.roles import EDITORS, ensure_roles
+    from cms.translation.policy.roles import EDITORS, ensure_roles
 
     editor = get_user_model().objects.create_user(
         username, password=os.environ["SMOKE_EDITOR_PASSWORD"]

@@ -7,7 +7,7 @@ from django.core.cache import cache
 from wagtail.models import Locale
 
 from cms.digests.models import DigestPage
-from cms.translation.prefill import publish_translation
+from cms.translation.workflow.prefill import publish_translation
 
 LIST = "/api/v2/pages/?type=digests.DigestPage&fields=title,paper&limit=100&locale={locale}"
 

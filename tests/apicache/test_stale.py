@@ -23,7 +23,7 @@ from cms.apicache import stale
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.papers.signals import papers_changed
-from cms.translation.prefill import publish_translation
+from cms.translation.workflow.prefill import publish_translation
 from tests.ops import purge_recorder
 
 pytestmark = pytest.mark.django_db
@@ -210,7 +210,7 @@ WRITES = [
     site_gets_another_root,
 ]
 # Writes the public API must not show: a translator's unpublished work and staff names
-# (translation_status holds published facts only, cms.translation.public_status).
+# (translation_status holds published facts only, cms.translation.status.public).
 UNPUBLISHED_WRITES = {translator_saves_a_segment, translator_changes_their_name}
 PREPARATIONS = {
     translator_changes_their_name: name_the_latest_translator,

@@ -6,7 +6,7 @@ import pytest
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from tests.users import member
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)

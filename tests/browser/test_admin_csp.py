@@ -14,7 +14,7 @@ from wagtail.models import Locale
 from wagtail.rich_text import RichText
 
 from cms.digests.models import DigestPage
-from cms.translation.roles import EDITORS, TRANSLATORS, ensure_roles
+from cms.translation.policy.roles import EDITORS, TRANSLATORS, ensure_roles
 
 from .conftest import DESKTOP
 

@@ -7,7 +7,7 @@ from wagtail.users.models import UserProfile
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from tests.pages import add_draft_digest
 from tests.users import member
 

@@ -3,7 +3,7 @@
 import pytest
 
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from tests.sync.conftest import upstream  # noqa: F401 (fixture)
 from tests.users import member
 

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from wagtail.users.models import UserProfile
 
-from cms.translation.roles import TRANSLATORS
+from cms.translation.policy.roles import TRANSLATORS
 from tests.browser.conftest import PHONE
 
 from .test_translation_workflow import log_in

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from wagtail.rich_text import RichText
 
 from cms.digests.models import DigestPage, TopicPage
-from cms.translation.roles import EDITORS, TRANSLATORS
+from cms.translation.policy.roles import EDITORS, TRANSLATORS
 from tests.pages import add_draft_digest
 from tests.users import member
 

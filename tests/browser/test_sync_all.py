@@ -12,7 +12,7 @@ import pytest
 from wagtail.users.models import UserProfile
 
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from sync.models import PaperChange, SyncRun
 from tests.browser.conftest import PHONE
 from tests.upstream import held_upstream

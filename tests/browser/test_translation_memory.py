@@ -12,7 +12,7 @@ from wagtail.models import Locale
 from wagtail_localize.models import StringTranslation
 
 from cms.digests.models import DigestPage
-from cms.translation.roles import TRANSLATORS
+from cms.translation.policy.roles import TRANSLATORS
 from tests.users import member
 
 from .conftest import DESKTOP

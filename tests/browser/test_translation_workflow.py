@@ -12,8 +12,8 @@ from wagtail.rich_text import RichText
 from wagtail_localize.models import StringSegment, TranslationSource
 
 from cms.digests.models import DigestPage
-from cms.translation.prefill import prefill_page_translation
-from cms.translation.roles import EDITORS, TRANSLATORS, ensure_roles
+from cms.translation.policy.roles import EDITORS, TRANSLATORS, ensure_roles
+from cms.translation.workflow.prefill import prefill_page_translation
 
 from .conftest import DESKTOP
 

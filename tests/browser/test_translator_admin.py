@@ -8,7 +8,7 @@ from wagtail.models import Locale
 from wagtail_localize.models import OverridableSegment, TranslationContext, TranslationSource
 
 from cms.digests.models import DigestPage
-from cms.translation.roles import TRANSLATORS
+from cms.translation.policy.roles import TRANSLATORS
 from tests.users import member
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
@@ -131,7 +131,7 @@ def test_change_image_is_offered_only_to_administrators(
     digest_with_a_figure,
     who,
 ):
-    """Overriding a figure's image is refused to translators (cms.translation.policy); the
+    """Overriding a figure's image is refused to translators (cms.translation.policy.rules); the
     editor's JavaScript would offer its "Change image" to anyone who may edit the page."""
     browser_page = logged_in_page(new_browser_page, who)
 
@@ -151,7 +151,7 @@ def translated_paragraphs(seeded_live_server):
     from wagtail.rich_text import RichText
     from wagtail_localize.models import StringSegment
 
-    from cms.translation.prefill import prefill_page_translation
+    from cms.translation.workflow.prefill import prefill_page_translation
 
     english = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
     english.body = [("paragraph", RichText(f"<p>{text}</p>")) for text in PARAGRAPHS]
@@ -182,7 +182,7 @@ def test_a_disallowed_tag_is_refused_at_publish_naming_it_and_its_place(
 ):
     """The translator puts a heading tag in the second paragraph and publishes: told which tag
     is not allowed and in which paragraph (it used to say texts were not translated yet)."""
-    from cms.translation.places import SEPARATOR
+    from cms.translation.guard.places import SEPARATOR
 
     browser_page = logged_in_page(new_browser_page, "translator")
     browser_page.goto(f"/admin/pages/{translated_paragraphs.pk}/edit/")

@@ -8,7 +8,7 @@ from django.urls import reverse
 from wagtail.models import Site
 
 from cms.digests.models import DigestPage, TopicPage
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from tests.pages import add_draft_digest
 from tests.users import member
 

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from tests.admin_forms import digest_form, paper_form
 from tests.users import member
 

@@ -16,8 +16,8 @@ from wagtail_localize.models import StringTranslation, Translation, TranslationS
 from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.seed.parse import load_seed
-from cms.translation.prefill import publish_translation
-from cms.translation.sync import sync_translation_sources
+from cms.translation.workflow.prefill import publish_translation
+from cms.translation.workflow.sync import sync_translation_sources
 
 pytestmark = pytest.mark.django_db
 
@@ -193,8 +193,8 @@ def test_page_tree_stays_consistent():
 
 def test_translators_work_survives_a_plain_import_and_update_restores_the_seed(seed_path):
     """`make run` imports on every start: a translator's edit and an out-of-date status stay."""
-    from cms.translation.prefill import publish_translation
-    from cms.translation.status import translation_status
+    from cms.translation.status.statuses import translation_status
+    from cms.translation.workflow.prefill import publish_translation
 
     en = DigestPage.objects.get(locale__language_code="en", short_name="Odin")
     zh = DigestPage.objects.get(locale__language_code="zh-hant", translation_key=en.translation_key)

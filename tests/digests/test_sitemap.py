@@ -74,7 +74,7 @@ def test_hidden_pages_are_neither_listed_nor_alternates(client):
     )
     urls = read_sitemap(client)
     hrefs = {href for alternates in urls.values() for href in alternates.values()}
-    # The private page's translation takes its privacy (cms.translation.tree).
+    # The private page's translation takes its privacy (cms.translation.workflow.tree).
     private_zh = translation(private, "zh-hant")
     for hidden in (odin_zh, private, private_zh, placeholder):
         assert hidden.full_url not in urls and hidden.full_url not in hrefs

@@ -6,7 +6,7 @@ from django.urls import reverse
 from wagtail.test.utils.form_data import streamfield
 
 from cms.digests.models import DigestPage
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from tests.admin_forms import digest_form
 from tests.users import member
 

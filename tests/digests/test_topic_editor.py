@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from cms.digests.models import TopicPage
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from tests.admin_forms import topic_form
 from tests.users import member
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from markdown.extensions.toc import slugify
 
-from cms.translation.local_logins import LOCAL_LOGINS
+from cms.translation.policy.local_logins import LOCAL_LOGINS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 README = ROOT / "README.md"
@@ -53,8 +53,8 @@ def test_every_relative_link_in_the_readme_resolves():
 
 
 def test_the_readme_names_the_local_logins_make_run_creates():
-    """The logins table lists exactly the local logins (cms.translation.local_logins, the one list
-    `make run`'s commands create): user name, password, e-mail address and group."""
+    """The logins table lists exactly the local logins (cms.translation.policy.local_logins, the one
+    list `make run`'s commands create): user name, password, e-mail address and group."""
     text = README.read_text(encoding="utf-8")
     rows = re.findall(r"^\| `(\w+)` \| `(\w+)` \| `([^`]+)` \| ([^|]*?)\s*\|$", text, re.MULTILINE)
     expected = [(login.username, login.password, login.email) for login in LOCAL_LOGINS]

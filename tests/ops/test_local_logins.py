@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from cms.translation.roles import EDITORS, TRANSLATORS
+from cms.translation.policy.roles import EDITORS, TRANSLATORS
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from cms.settings import base as base_settings
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from tests.users import member
 
 pytestmark = pytest.mark.django_db

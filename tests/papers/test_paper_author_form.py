@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from tests.users import member
 
 from .test_paper_doi_form import NO_ROWS

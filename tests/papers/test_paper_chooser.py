@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS, TRANSLATORS
+from cms.translation.policy.roles import EDITORS, TRANSLATORS
 from tests.users import member
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from cms.papers.models import Paper, PaperAuthor
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from tests.users import member
 
 pytestmark = pytest.mark.django_db

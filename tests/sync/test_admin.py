@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS, TRANSLATORS
+from cms.translation.policy.roles import EDITORS, TRANSLATORS
 from sync import owed, runs, tasks
 from sync.models import PaperChange, SyncRun
 from sync.politeness import reset_breakers

@@ -12,7 +12,7 @@ from django.utils import translation
 from wagtail.users.models import UserProfile
 
 from cms.papers.models import Paper
-from cms.translation.roles import EDITORS, TRANSLATORS
+from cms.translation.policy.roles import EDITORS, TRANSLATORS
 from sync.models import PaperChange, PaperSyncState, SyncRun
 from tests.users import member
 

@@ -6,7 +6,7 @@ from wagtail.models import Locale
 from wagtail_localize.models import Translation
 
 from cms.digests.models import DigestPage
-from cms.translation.roles import EDITORS, TRANSLATORS, ensure_roles
+from cms.translation.policy.roles import EDITORS, TRANSLATORS, ensure_roles
 from tests.users import member
 
 

@@ -10,7 +10,7 @@ import wagtail_localize
 from django.conf import settings
 from django.utils import translation
 
-from cms.translation.zh_hant import find_simplified
+from cms.translation.guard.zh_hant import find_simplified
 
 LOCALES = Path(settings.BASE_DIR) / "locales"
 ZH_HANT_PO = LOCALES / "zh_Hant" / "LC_MESSAGES" / "django.po"

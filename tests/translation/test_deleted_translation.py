@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 from wagtail_localize.models import Translation
 
-from cms.translation.queue import NOT_TRANSLATED, queue_state
-from cms.translation.status import translation_statuses
-from cms.translation.sync import sync_translation_sources
+from cms.translation.status.statuses import translation_statuses
+from cms.translation.workflow.queue import NOT_TRANSLATED, queue_state
+from cms.translation.workflow.sync import sync_translation_sources
 
 pytestmark = pytest.mark.django_db
 

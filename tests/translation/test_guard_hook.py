@@ -158,7 +158,7 @@ def test_a_refusal_names_five_places_and_counts_the_rest():
     more exist sent the translator back to publish again and again."""
     from django.utils import translation
 
-    from cms.translation.policy import listed
+    from cms.translation.policy.rules import listed
 
     places = [f"Body \u203a Paragraph {n}: 说" for n in range(1, 8)]
     assert listed(places[:5]) == "; ".join(places[:5])

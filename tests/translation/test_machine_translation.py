@@ -13,12 +13,12 @@ from wagtail_localize.models import StringTranslation, Translation
 from wagtail_localize.strings import StringValue
 from wagtail_localize.views.edit_translation import apply_machine_translation
 
-from cms.translation import machine_translators
-from cms.translation.machine_translators import TraditionalChineseDeepLTranslator
+from cms.translation.machine import translators as machine_translators
+from cms.translation.machine.translators import TraditionalChineseDeepLTranslator
 
 DEEPL_URL = "https://api-free.deepl.com/v2/translate"
 DEEPL_SETTINGS = {
-    "CLASS": "cms.translation.machine_translators.TraditionalChineseDeepLTranslator",
+    "CLASS": "cms.translation.machine.translators.TraditionalChineseDeepLTranslator",
     "OPTIONS": {"AUTH_KEY": "test-key:fx"},
 }
 

@@ -10,7 +10,7 @@ from cms.terminology.translator import MemoryFirstTranslator
 
 pytestmark = pytest.mark.django_db
 DEEPL_URL = "https://api-free.deepl.com/v2/translate"
-DEEPL = "cms.translation.machine_translators.TraditionalChineseDeepLTranslator"
+DEEPL = "cms.translation.machine.translators.TraditionalChineseDeepLTranslator"
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from django.core.cache import cache
 from wagtail.users.models import UserProfile
 
 from cms.ops import background
-from cms.translation.notifications import notify_translators
+from cms.translation.workflow.notifications import notify_translators
 from tests.workers import wait_for
 
 from .test_queue import publish_new_digest
@@ -125,7 +125,7 @@ def test_an_up_to_date_page_sends_nothing(translator, digest_en):
 def test_inactive_translators_and_those_without_an_address_are_skipped(
     translator, roles, topic_en, django_user_model, django_capture_on_commit_callbacks
 ):
-    from cms.translation.roles import TRANSLATORS
+    from cms.translation.policy.roles import TRANSLATORS
 
     for username, email, active in (("away", "away@example.com", False), ("noaddress", "", True)):
         user = django_user_model.objects.create_user(username, email, "pw", is_active=active)
@@ -165,7 +165,7 @@ def test_pages_published_together_make_one_email(
 
 
 def test_many_pages_are_read_in_chunks_and_listed_newest_first(translator, topic_en, monkeypatch):
-    from cms.translation import notifications
+    from cms.translation.workflow import notifications
 
     monkeypatch.setattr(notifications, "ID_CHUNK", 2)
     pages = [

@@ -29,9 +29,9 @@ from wagtail_localize.models import (
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
-from cms.translation import policy
-from cms.translation.prefill import prefill_page_translation, publish_translation
-from cms.translation.previous import previous_translation_tool_name
+from cms.translation.policy import rules as policy
+from cms.translation.workflow.prefill import prefill_page_translation, publish_translation
+from cms.translation.workflow.previous import previous_translation_tool_name
 from tests.admin_forms import digest_form, paper_form
 
 pytestmark = pytest.mark.django_db
@@ -99,7 +99,7 @@ def _draft(page: Page, **changes) -> None:
 
 
 def _changed_english_and_sync(world: World) -> None:
-    from cms.translation.sync import sync_translation_sources
+    from cms.translation.workflow.sync import sync_translation_sources
 
     world.en.summary = "A changed English summary."
     _changed_english(world)

@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from cms.digests.models import DigestPage
-from cms.translation.places import SEPARATOR, place_label
+from cms.translation.guard.places import SEPARATOR, place_label
 
 pytestmark = pytest.mark.django_db  # a page's default locale is read from the database
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 from wagtail_localize.models import StringTranslation, Translation
 
 from cms.digests.models import DigestPage
-from cms.translation.prefill import publish_translation
+from cms.translation.workflow.prefill import publish_translation
 
 pytestmark = pytest.mark.django_db
 

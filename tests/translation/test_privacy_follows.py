@@ -1,5 +1,5 @@
 """An editor makes an English topic private: its zh-hant translation is private at once, not
-at the next "Sync translated pages" (cms.translation.tree.follow_source_privacy)."""
+at the next "Sync translated pages" (cms.translation.workflow.tree.follow_source_privacy)."""
 
 import pytest
 from django.contrib.auth.models import Group
@@ -7,7 +7,7 @@ from django.urls import reverse
 from wagtail.models import Locale, Page, PageViewRestriction
 
 from cms.digests.models import DigestPage
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from tests.users import member
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.urls import reverse
 from wagtail.models import PageViewRestriction
 from wagtail_localize.models import Translation
 
-from cms.translation.prefill import publish_translation
+from cms.translation.workflow.prefill import publish_translation
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncached_api")]
 
@@ -108,7 +108,7 @@ def restrict(page, kind: str) -> None:
 )
 def test_a_source_the_reader_cannot_see_is_not_named(client, digest_en, digest_zh, hide):
     hide(digest_en)
-    # The translation takes the source's privacy (cms.translation.tree); an administrator
+    # The translation takes the source's privacy (cms.translation.workflow.tree); an administrator
     # lifted it on the translation alone, so the source stays hidden and the translation not.
     PageViewRestriction.objects.filter(page=digest_zh).delete()
 

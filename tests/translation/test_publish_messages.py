@@ -7,7 +7,7 @@ from wagtail.rich_text import RichText
 from wagtail_localize.models import StringSegment, Translation
 
 from cms.digests.models import DigestPage
-from cms.translation.places import SEPARATOR
+from cms.translation.guard.places import SEPARATOR
 
 pytestmark = pytest.mark.django_db
 

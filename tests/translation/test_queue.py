@@ -12,7 +12,8 @@ from wagtail.models import Page
 from wagtail_localize.models import Translation
 
 from cms.digests.models import DigestPage, TopicPage
-from cms.translation.queue import (
+from cms.translation.status.statuses import translation_status
+from cms.translation.workflow.queue import (
     CHANGES_NOT_PUBLISHED,
     NOT_PUBLISHED,
     NOT_TRANSLATED,
@@ -23,7 +24,6 @@ from cms.translation.queue import (
     queue_state,
     translation_queue,
 )
-from cms.translation.status import translation_status
 from tests.pages import add_draft_digest
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from wagtail_localize.models import StringTranslation, Translation
 
 from cms.digests.models import DigestPage
 from cms.terminology import memory
-from cms.translation.status import translation_status
+from cms.translation.status.statuses import translation_status
 
 pytestmark = pytest.mark.django_db
 

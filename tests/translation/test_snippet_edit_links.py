@@ -58,7 +58,7 @@ def edit_form_html(client, page) -> str:
 def test_a_stopped_translation_s_paper_chooser_has_no_edit_link_for_translators(
     client, translator, admin_user, digest_en, digest_zh
 ):
-    # Stopping is for administrators (cms.translation.policy.may_stop_translation); the
+    # Stopping is for administrators (cms.translation.policy.rules.may_stop_translation); the
     # translator then edits the page in Wagtail's own editor.
     client.force_login(admin_user)
     translation = Translation.objects.get(

@@ -10,8 +10,8 @@ from wagtail_localize.models import StringTranslation, Translation
 
 from cms.api.visibility import translation_target_languages
 from cms.digests.models import DigestPage
-from cms.translation.prefill import publish_translation
-from cms.translation.status import translation_status
+from cms.translation.status.statuses import translation_status
+from cms.translation.workflow.prefill import publish_translation
 
 pytestmark = pytest.mark.django_db
 

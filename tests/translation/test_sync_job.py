@@ -10,9 +10,9 @@ from wagtail_localize.models import StringTranslation, TranslationSource
 
 from cms.digests.models import DigestPage
 from cms.ops import background
-from cms.translation import sync
-from cms.translation.status import translation_statuses
+from cms.translation.status.statuses import translation_statuses
 from cms.translation.tasks import sync_translations_task
+from cms.translation.workflow import sync
 from tests.workers import wait_for
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ from wagtail_localize.models import OverridableSegment, Translation
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
-from cms.translation.prefill import publish_translation
-from cms.translation.sync import sync_translation_sources
+from cms.translation.workflow.prefill import publish_translation
+from cms.translation.workflow.sync import sync_translation_sources
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@
 wagtail-localize extracts a chooser's value as an overridable segment and its editor's
 "edit_override" URL lets anyone who may edit the page replace it. Translators translate text:
 the image, like the page's other synchronized fields, follows English unless an administrator
-decides otherwise (cms.translation.policy.may_override_synchronized).
+decides otherwise (cms.translation.policy.rules.may_override_synchronized).
 """
 
 import html

@@ -1,8 +1,8 @@
 """Tool names stored with filled texts are one value, shown in each viewer's language.
 
 A sync's previous translation and "Translate with ..." mark what they fill with a tool name
-(cms.translation.previous, cms.terminology.views). Whoever runs them, the stored name is the
-same; the status report translates it for whoever reads it.
+(cms.translation.workflow.previous, cms.terminology.views). Whoever runs them, the stored name is
+the same; the status report translates it for whoever reads it.
 """
 
 import pytest
@@ -11,7 +11,7 @@ from django.utils import translation as i18n
 from wagtail.users.models import UserProfile
 from wagtail_localize.models import StringTranslation, TranslationSource
 
-from cms.translation.status import translation_status
+from cms.translation.status.statuses import translation_status
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from wagtail_localize.models import StringTranslation
 from cms.digests.models import DigestPage
 from cms.terminology import memory
 from cms.terminology.models import MemoryEntry
-from cms.translation.policy import translation_into
+from cms.translation.policy.rules import translation_into
 
 pytestmark = pytest.mark.django_db
 

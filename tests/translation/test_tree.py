@@ -1,12 +1,12 @@
 """An editor moves an English digest to another topic: its zh-hant translation follows, so the
-zh-hant topics list what their English topics list (cms.translation.tree)."""
+zh-hant topics list what their English topics list (cms.translation.workflow.tree)."""
 
 import pytest
 from django.urls import reverse
 from wagtail.models import Locale, Page
 
 from cms.digests.models import DigestPage, TopicPage
-from cms.translation.roles import EDITORS
+from cms.translation.policy.roles import EDITORS
 from tests.users import member
 
 pytestmark = pytest.mark.django_db

@@ -57,7 +57,8 @@ def test_a_po_file_of_another_translation_is_refused_in_chinese(
         HTTP_REFERER="/admin/",
     )
 
-    # Refused with a 400 page (cms.translation.po_upload), no longer a message after a redirect.
+    # Refused with a 400 page (cms.translation.views.po_upload), no longer a message after a
+    # redirect.
     assert response.status_code == 400
     page = response.content.decode()
     assert "這個 PO 檔的 X-WagtailLocalize-TranslationID 標頭指向另一份翻譯" in page

@@ -4,8 +4,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from cms.digests.models import DigestPage
-from cms.translation.content_checks import check_page
-from cms.translation.zh_hant import (
+from cms.translation.guard.content_checks import check_page
+from cms.translation.guard.zh_hant import (
     find_simplified,
     replacements,
     simplified_message,
@@ -55,7 +55,8 @@ def test_all_seed_digests_pass(capsys):
 @pytest.mark.django_db
 def test_command_fails_naming_the_page_and_text(capsys):
     page = DigestPage.objects.filter(locale__language_code="zh-hant").first()
-    # Publishing it is refused now (cms.translation.pages); text written before the guard existed:
+    # Publishing it is refused now (cms.translation.policy.pages); text written before the guard
+    # existed:
     DigestPage.objects.filter(pk=page.pk).update(summary="說明资料中心網路")
     with pytest.raises(CommandError, match="1 of 65 zh-hant pages"):
         call_command("check_zh_hant")

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from cms.translation.roles import EDITORS, TRANSLATORS
+from cms.translation.policy.roles import EDITORS, TRANSLATORS
 from cms.webhooks.models import Delivery, Endpoint
 from tests.users import member
 from tests.webhooks.conftest import deliver_pending

@@ -137,7 +137,7 @@ def test_sync_finished_names_no_member_of_staff():
     """The run list shows staff who pressed Sync now ("admin:<username>"); subscribers are told
     only that it was started from the admin."""
     from cms.papers.models import Paper
-    from cms.translation.roles import EDITORS
+    from cms.translation.policy.roles import EDITORS
     from sync import runs
     from tests.users import member
 

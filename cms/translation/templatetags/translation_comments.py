@@ -1,12 +1,12 @@
 """The translation editor's props with each text's comment in the reader's language
-(cms.translation.comments)."""
+(cms.translation.views.comments)."""
 
 import json
 
 from django import template
 from wagtail_localize.models import Translation
 
-from ..comments import localize_comments
+from cms.translation.views.comments import localize_comments
 
 register = template.Library()
 

@@ -1,15 +1,16 @@
-"""What the translation editor leaves out for users the policy refuses (cms.translation.policy).
+"""What the translation editor leaves out for users the policy refuses
+(cms.translation.policy.rules).
 
 wagtail-localize's translation editor draws its footer actions and its segments in JavaScript
 from props its view builds, offering "Stop Synced translation", "Convert to alias page" and a
 "Change image" or "Edit" on every synchronized value to anyone who may edit the page. Our views
-refuse them (cms.translation.localize_views); the body classes here let the admin stylesheet
+refuse them (cms.translation.views.localize); the body classes here let the admin stylesheet
 leave out the footer actions (drawn whatever the props say), and the props themselves are
 rewritten to leave out the synchronized values the user may not override, and to mark the
 segments the translator still has to look at: texts filled in automatically and not reviewed
-(cms.translation.review), and Simplified-only characters in Traditional Chinese, with their
-Traditional forms (cms.translation.zh_hant). The editor draws a segment's `error` in red on the
-segment, in place of the green tick of a reviewed one.
+(cms.translation.status.review), and Simplified-only characters in Traditional Chinese, with their
+Traditional forms (cms.translation.guard.zh_hant). The editor draws a segment's `error` in red on
+the segment, in place of the green tick of a reviewed one.
 """
 
 import json
@@ -17,9 +18,9 @@ import json
 from django import template
 from wagtail.models import Page
 
-from .. import policy
-from ..review import unreviewed_notes
-from ..zh_hant import is_traditional_chinese, simplified_message
+from cms.translation.guard.zh_hant import is_traditional_chinese, simplified_message
+from cms.translation.policy import rules as policy
+from cms.translation.status.review import unreviewed_notes
 
 register = template.Library()
 

@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from cms.translation.local_logins import ADMIN, NotLocal, ensure_local_login
+from cms.translation.policy.local_logins import ADMIN, NotLocal, ensure_local_login
 
 
 class Command(BaseCommand):

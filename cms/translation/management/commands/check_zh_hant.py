@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from cms.translation.content_checks import check_page, zh_hant_pages
+from cms.translation.guard.content_checks import check_page, zh_hant_pages
 
 
 class Command(BaseCommand):

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cms.translation.local_logins import login_table
+from cms.translation.policy.local_logins import login_table
 
 
 class Command(BaseCommand):

@@ -5,8 +5,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cms.translation.languages import MissingTreeRoot
-from cms.translation.local_logins import LOCAL_LOGINS, NotLocal, ensure_local_login
-from cms.translation.roles import ensure_roles
+from cms.translation.policy.local_logins import LOCAL_LOGINS, NotLocal, ensure_local_login
+from cms.translation.policy.roles import ensure_roles
 
 
 class Command(BaseCommand):

@@ -1,0 +1,1 @@
+"""The zh-Hant guard: Simplified characters and untranslated English, found and placed."""

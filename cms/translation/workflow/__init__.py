@@ -1,0 +1,1 @@
+"""Moving translations along: the queue, syncs, prefills, notices, publishing, the tree."""
