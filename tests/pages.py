@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cms.digests.models import DigestPage, TopicPage
+from tests.support.factories import DRAFT, DigestPageFactory
 
 
 def add_draft_digest(
@@ -12,14 +13,13 @@ def add_draft_digest(
     its slug is made from `title` as the admin's form makes it."""
     from django.utils.text import slugify
 
-    draft = DigestPage(
+    return DigestPageFactory(
+        parent=topic,
         title=title,
         slug=slugify(title),
         short_name=short_name or title,
         reading_minutes=3,
         summary=summary,
         live=False,
+        revision=DRAFT,
     )
-    topic.add_child(instance=draft)
-    draft.save_revision()
-    return draft

@@ -9,6 +9,7 @@ import pytest
 from wagtail.models import Locale, PageViewRestriction
 
 from cms.digests.models import DigestPage, TopicPage
+from tests.support.factories import PUBLISHED, DigestPageFactory
 
 PAGES_URL = "/api/v2/pages/"
 DIGEST_TYPE = "digests.DigestPage"
@@ -88,9 +89,14 @@ def hide_one_of_each_kind() -> None:
     )
     PageViewRestriction.objects.create(page=third, restriction_type=PageViewRestriction.LOGIN)
     fourth.unpublish()
-    solo = DigestPage(title="Only in English", short_name="Solo", reading_minutes=4, summary="x")
-    first.add_child(instance=solo)
-    solo.save_revision().publish()
+    solo = DigestPageFactory(
+        parent=first,
+        title="Only in English",
+        short_name="Solo",
+        reading_minutes=4,
+        summary="x",
+        revision=PUBLISHED,
+    )
     solo.create_alias(
         parent=translation(first, "zh-hant"),
         update_locale=Locale.objects.get(language_code="zh-hant"),

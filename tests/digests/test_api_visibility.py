@@ -6,7 +6,7 @@ import base64
 import pytest
 from wagtail.models import Locale, PageViewRestriction
 
-from cms.digests.models import DigestPage
+from tests.support.factories import DRAFT, PUBLISHED, DigestPageFactory
 
 from .conftest import (
     DIGEST_TYPE,
@@ -86,15 +86,15 @@ def test_an_unpublished_digest_never_shows(visible):
 
 def test_a_never_published_digest_never_shows(visible):
     topic = topic_of(digest("Odin"))
-    draft = DigestPage(
+    draft = DigestPageFactory(
+        parent=topic,
         title="Brand new draft digest",
         short_name="Drafty",
         reading_minutes=3,
         summary="Not ready.",
         live=False,
+        revision=DRAFT,
     )
-    topic.add_child(instance=draft)
-    draft.save_revision()
     assert visible(draft) == set()
 
 
@@ -145,11 +145,14 @@ def test_an_unpublished_translation_never_shows_but_its_source_does(visible, api
 def test_an_untranslated_placeholder_never_shows(visible):
     english = digest("Odin")
     chinese_topic = translation(topic_of(english), "zh-hant")
-    new_page = DigestPage(
-        title="Only in English so far", short_name="Solo", reading_minutes=4, summary="New."
+    new_page = DigestPageFactory(
+        parent=topic_of(english),
+        title="Only in English so far",
+        short_name="Solo",
+        reading_minutes=4,
+        summary="New.",
+        revision=PUBLISHED,
     )
-    topic_of(english).add_child(instance=new_page)
-    new_page.save_revision().publish()
     placeholder = new_page.create_alias(
         parent=chinese_topic, update_locale=Locale.objects.get(language_code="zh-hant")
     )

@@ -12,6 +12,7 @@ from django.utils.http import http_date
 from wagtail.models import Locale, PageViewRestriction
 
 from cms.digests.models import DigestPage
+from tests.support.factories import DRAFT, PUBLISHED, DigestPageFactory
 
 from .conftest import digest, topic_of, translation
 
@@ -107,14 +108,23 @@ def test_hidden_digests_are_in_no_feed(client):
     )
     chinese_only_hidden = translation(digest("Odin"), "zh-hant")
     chinese_only_hidden.unpublish()
-    never = DigestPage(
-        title="Never published", short_name="Never", reading_minutes=1, summary="x", live=False
+    DigestPageFactory(
+        parent=topics[2],
+        title="Never published",
+        short_name="Never",
+        reading_minutes=1,
+        summary="x",
+        live=False,
+        revision=DRAFT,
     )
-    topics[2].add_child(instance=never)
-    never.save_revision()
-    solo = DigestPage(title="Only in English", short_name="Solo", reading_minutes=4, summary="y")
-    topics[2].add_child(instance=solo)
-    solo.save_revision().publish()
+    solo = DigestPageFactory(
+        parent=topics[2],
+        title="Only in English",
+        short_name="Solo",
+        reading_minutes=4,
+        summary="y",
+        revision=PUBLISHED,
+    )
     placeholder = solo.create_alias(
         parent=translation(topics[2], "zh-hant"),
         update_locale=Locale.objects.get(language_code="zh-hant"),
@@ -158,15 +168,15 @@ def test_a_feed_costs_the_same_queries_however_many_entries(client):
         page.unpublish()
     few = queries()
     for index in range(5):
-        extra = DigestPage(
+        DigestPageFactory(
+            parent=topic,
             title=f"Extra {index}",
             short_name=f"X{index}",
             reading_minutes=1,
             summary="z",
             paper=hidden[index].paper,  # each with a paper whose link the entry shows
+            revision=PUBLISHED,
         )
-        topic.add_child(instance=extra)
-        extra.save_revision().publish()
     assert queries() == few
 
 

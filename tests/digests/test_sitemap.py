@@ -7,6 +7,7 @@ import pytest
 from wagtail.models import Locale, PageViewRestriction
 
 from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
+from tests.support.factories import DRAFT, PUBLISHED, DigestPageFactory
 
 from .conftest import digest, topic_of, translation
 
@@ -60,14 +61,23 @@ def test_hidden_pages_are_neither_listed_nor_alternates(client):
     topics = list(topic_of(odin).get_siblings().live().specific())
     private = topics[1].get_children().specific()[0]
     PageViewRestriction.objects.create(page=private, restriction_type=PageViewRestriction.LOGIN)
-    draft = DigestPage(
-        title="Draft", short_name="Draft", reading_minutes=1, summary="x", live=False
+    draft = DigestPageFactory(
+        parent=topics[2],
+        title="Draft",
+        short_name="Draft",
+        reading_minutes=1,
+        summary="x",
+        live=False,
+        revision=DRAFT,
     )
-    topics[2].add_child(instance=draft)
-    draft.save_revision()
-    solo = DigestPage(title="Only in English", short_name="Solo", reading_minutes=4, summary="y")
-    topics[2].add_child(instance=solo)
-    solo.save_revision().publish()
+    solo = DigestPageFactory(
+        parent=topics[2],
+        title="Only in English",
+        short_name="Solo",
+        reading_minutes=4,
+        summary="y",
+        revision=PUBLISHED,
+    )
     placeholder = solo.create_alias(
         parent=translation(topics[2], "zh-hant"),
         update_locale=Locale.objects.get(language_code="zh-hant"),

@@ -9,6 +9,7 @@ from wagtail.models import PageViewRestriction
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper, PaperAuthor
 from tests.digests.conftest import digest, topic_of, translation
+from tests.support.factories import DRAFT, DigestPageFactory, PaperAuthorFactory, PaperFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncached_api")]
 
@@ -90,22 +91,26 @@ def test_a_paper_whose_digests_are_hidden_is_not_found(client, odin, hide):
 
 
 def test_a_paper_only_a_draft_shows_is_not_found(client):
-    paper = Paper.objects.create(title="Secret draft systems paper", venue="NSDI", year=2026)
-    PaperAuthor.objects.create(paper=paper, name=UNIQUE_AUTHOR, sort_order=0)
-    draft = DigestPage(
-        title="Draft digest", short_name="Drafty", reading_minutes=3, summary="x", live=False
+    paper = PaperFactory(title="Secret draft systems paper", venue="NSDI", year=2026)
+    PaperAuthorFactory(paper=paper, name=UNIQUE_AUTHOR, sort_order=0)
+    DigestPageFactory(
+        parent=topic_of(digest("Odin")),
+        title="Draft digest",
+        short_name="Drafty",
+        reading_minutes=3,
+        summary="x",
+        live=False,
+        revision=DRAFT,
+        revision__paper=paper,  # in the draft only
     )
-    topic_of(digest("Odin")).add_child(instance=draft)
-    draft.paper = paper
-    draft.save_revision()
 
     assert exposures(client, paper) == set()
 
 
 def test_a_paper_attached_only_in_a_draft_revision_is_not_found(client):
     """The live page still shows its old paper; the draft's new one stays unseen."""
-    paper = Paper.objects.create(title="Paper named in a draft only", venue="NSDI", year=2026)
-    PaperAuthor.objects.create(paper=paper, name=UNIQUE_AUTHOR, sort_order=0)
+    paper = PaperFactory(title="Paper named in a draft only", venue="NSDI", year=2026)
+    PaperAuthorFactory(paper=paper, name=UNIQUE_AUTHOR, sort_order=0)
     english = digest("Odin")
     english.paper = paper
     english.save_revision()  # a draft: the live row keeps Odin's paper
@@ -115,7 +120,7 @@ def test_a_paper_attached_only_in_a_draft_revision_is_not_found(client):
 
 
 def test_a_paper_no_page_shows_is_not_found(client):
-    paper = Paper.objects.create(title="Orphan paper", venue="ISCA", year=2025)
+    paper = PaperFactory(title="Orphan paper", venue="ISCA", year=2025)
 
     assert exposures(client, paper) == set()
 

@@ -19,6 +19,7 @@ from cms.digests.models import DigestPage
 from cms.papers.citations import latex_escape
 from cms.papers.models import Paper, PaperAuthor, PaperLink
 from tests.paper_examples import fill_in_odin
+from tests.support.factories import DRAFT, DigestPageFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncached_api")]
 
@@ -344,14 +345,18 @@ def test_a_paper_no_live_public_page_shows_is_not_citable(client, odin, how):
 def test_a_paper_only_a_draft_shows_is_not_citable(client, odin):
     topic = DigestPage.objects.get(paper=odin, locale__language_code="en").get_parent()
     page = DigestPage.objects.get(paper=odin, locale__language_code="en")
-    draft = DigestPage(
-        title="Draft", short_name="Drafty", reading_minutes=3, summary="x", live=False
+    DigestPageFactory(
+        parent=topic,
+        title="Draft",
+        short_name="Drafty",
+        reading_minutes=3,
+        summary="x",
+        live=False,
+        revision=DRAFT,
+        revision__paper=odin,  # in the draft only
     )
-    topic.add_child(instance=draft)
     for each in [page, *page.get_translations()]:
         each.unpublish()
-    draft.paper = odin
-    draft.save_revision()
     assert cite(client, odin, 404).status_code == 404
 
 

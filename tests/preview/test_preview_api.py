@@ -11,6 +11,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from cms.digests.models import DigestPage, TopicPage
+from tests.support.factories import DigestPageFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -151,7 +152,7 @@ def test_previews_are_never_served_from_the_api_response_cache(client):
 
 def test_a_page_that_was_never_saved_can_be_previewed(client):
     topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code="en")
-    new = DigestPage(
+    new = DigestPageFactory.build(
         title="A digest still being written",
         slug="still-being-written",
         short_name="Draft",

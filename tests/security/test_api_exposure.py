@@ -12,6 +12,7 @@ from wagtail.models import Locale, Page, PageViewRestriction
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
+from tests.support.factories import DRAFT, DigestPageFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +50,8 @@ def hidden():
     topics = list(TopicPage.objects.filter(locale=en).live().order_by("path"))
 
     template = DigestPage.objects.filter(locale=en).live().order_by("path").first()
-    draft = DigestPage(
+    draft = DigestPageFactory(
+        parent=topics[0],
         title=f"Never published {DRAFT_MARKER}",
         slug="never-published",
         short_name=DRAFT_MARKER,
@@ -57,9 +59,8 @@ def hidden():
         summary=DRAFT_MARKER,
         paper=template.paper,
         live=False,
+        revision=DRAFT,
     )
-    topics[0].add_child(instance=draft)
-    draft.save_revision()
 
     edited = DigestPage.objects.filter(locale=en).live().order_by("path")[1]
     edited.summary = f"Unpublished edit {DRAFT_MARKER}"

@@ -7,6 +7,7 @@ from wagtail_localize.models import Translation
 
 from cms.digests.models import DigestPage
 from cms.translation.policy.roles import EDITORS, TRANSLATORS, ensure_roles
+from tests.support.factories import PUBLISHED, DigestPageFactory
 from tests.users import member
 
 
@@ -45,18 +46,16 @@ def new_digest(digest_en):
     """Make a live English digest beside FabricPerf; returns a function taking its summary."""
 
     def make(summary: str, title: str = "Rail fabrics in practice") -> DigestPage:
-        page = digest_en.get_parent().add_child(
-            instance=DigestPage(
-                title=title,
-                slug="rail-fabrics-in-practice",
-                short_name="RailPractice",
-                reading_minutes=5,
-                summary=summary,
-                locale=digest_en.locale,
-            )
+        return DigestPageFactory(
+            parent=digest_en.get_parent(),
+            title=title,
+            slug="rail-fabrics-in-practice",
+            short_name="RailPractice",
+            reading_minutes=5,
+            summary=summary,
+            locale=digest_en.locale,
+            revision=PUBLISHED,
         )
-        page.save_revision().publish()
-        return page
 
     return make
 

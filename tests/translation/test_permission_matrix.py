@@ -33,6 +33,7 @@ from cms.translation.policy import rules as policy
 from cms.translation.workflow.prefill import prefill_page_translation, publish_translation
 from cms.translation.workflow.previous import previous_translation_tool_name
 from tests.admin_forms import digest_form, paper_form
+from tests.support.factories import DRAFT, PUBLISHED, DigestPageFactory, PaperFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -136,21 +137,18 @@ def _unreleased_english(world: World, *, scheduled: bool = False) -> DigestPage:
 
     from django.utils import timezone
 
-    page = world.en.get_parent().add_child(
-        instance=DigestPage(
-            title="Embargoed results",
-            slug="embargoed-results",
-            short_name="Embargoed",
-            reading_minutes=4,
-            summary="Not announced yet.",
-            locale=world.en.locale,
-            live=False,
-            go_live_at=timezone.now() + timedelta(days=1) if scheduled else None,
-        )
+    page = DigestPageFactory(
+        parent=world.en.get_parent(),
+        title="Embargoed results",
+        slug="embargoed-results",
+        short_name="Embargoed",
+        reading_minutes=4,
+        summary="Not announced yet.",
+        locale=world.en.locale,
+        live=False,
+        go_live_at=timezone.now() + timedelta(days=1) if scheduled else None,
+        revision=PUBLISHED if scheduled else DRAFT,  # published when scheduled: not live yet
     )
-    revision = page.save_revision()
-    if scheduled:
-        revision.publish()  # scheduled, not live
     world.values["unreleased_en"] = page.pk
     return page
 
@@ -197,7 +195,7 @@ class Case:
 
 def _uncited_paper(world: World) -> None:
     """A paper no digest cites, kept as values["uncited"]."""
-    world.values["uncited"] = Paper.objects.create(title="Uncited", venue="NSDI", year=2025).pk
+    world.values["uncited"] = PaperFactory(title="Uncited", venue="NSDI", year=2025).pk
 
 
 def _case(name, url, allowed, happened, **kwargs) -> Case:
@@ -752,17 +750,16 @@ def _snapshot():
 def world(digest_en, digest_zh, zh_locale, admin_user):
     topic = digest_en.get_parent()
     other_topic = TopicPage.objects.filter(locale__language_code="en").exclude(pk=topic.pk).first()
-    new_en = topic.add_child(
-        instance=DigestPage(
-            title="Untranslated digest",
-            slug="untranslated-digest",
-            short_name="Untranslated",
-            reading_minutes=3,
-            summary="Not translated yet.",
-            locale=digest_en.locale,
-        )
+    new_en = DigestPageFactory(
+        parent=topic,
+        title="Untranslated digest",
+        slug="untranslated-digest",
+        short_name="Untranslated",
+        reading_minutes=3,
+        summary="Not translated yet.",
+        locale=digest_en.locale,
+        revision=PUBLISHED,
     )
-    new_en.save_revision().publish()
     orphan_en = (
         DigestPage.objects.filter(locale__language_code="en").exclude(pk=digest_en.pk).last()
     )

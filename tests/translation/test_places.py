@@ -7,6 +7,7 @@ from django.utils import translation
 
 from cms.digests.models import DigestPage
 from cms.translation.guard.places import SEPARATOR, place_label
+from tests.support.factories import DigestPageFactory
 
 pytestmark = pytest.mark.django_db  # a page's default locale is read from the database
 
@@ -19,7 +20,7 @@ def page() -> DigestPage:
     """A digest whose body is stored data, block and list item ids as wagtail-localize sees."""
     rows = [item([item("1", "c11"), item("2", "c12")], "r1"), item([item("3", "c21")], "r2")]
     table = {"caption": "", "header": [item("A", "hA"), item("B", "hB")], "rows": rows}
-    digest = DigestPage(title="T", summary="S")
+    digest = DigestPageFactory.build(title="T", summary="S")
     digest.body = json.dumps(
         [
             {"type": "paragraph", "value": "<p>One</p>", "id": "p1"},

@@ -25,22 +25,23 @@ from cms.translation.workflow.queue import (
     translation_queue,
 )
 from tests.pages import add_draft_digest
+from tests.support.factories import PUBLISHED, DigestPageFactory, TopicPageFactory
 
 pytestmark = pytest.mark.django_db
 
 
 def publish_new_digest(topic: TopicPage, slug: str = "queue-test", **fields) -> DigestPage:
     """An editor's new English digest under `topic`, published."""
-    digest = DigestPage(
+    digest = DigestPageFactory(
+        parent=topic,
         title=fields.pop("title", "QueueBench: a new digest"),
         slug=slug,
         short_name="QueueBench",
         reading_minutes=4,
         summary=fields.pop("summary", "What QueueBench measures."),
+        revision=PUBLISHED,
         **fields,
     )
-    topic.add_child(instance=digest)
-    digest.save_revision().publish()
     digest.refresh_from_db()
     return digest
 
@@ -141,9 +142,9 @@ def test_a_digest_under_a_new_topic_gets_its_topic_as_a_draft_too(
     client, translator, digest_en, zh_locale
 ):
     index = digest_en.get_parent().get_parent()
-    topic = TopicPage(title="Queue topic", slug="queue-topic", intro="Intro.")
-    index.add_child(instance=topic)
-    topic.save_revision().publish()
+    topic = TopicPageFactory(
+        parent=index, title="Queue topic", slug="queue-topic", intro="Intro.", revision=PUBLISHED
+    )
     digest = publish_new_digest(topic, slug="under-new-topic")
     client.force_login(translator)
 

@@ -7,6 +7,7 @@ from wagtail.models import Locale, Page
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.translation.policy.roles import EDITORS
+from tests.support.factories import TopicPageFactory
 from tests.users import member
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,7 @@ def test_a_destination_not_yet_translated_leaves_the_translation_where_it_is(cli
     digest = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
     old_zh_parent = zh(digest).get_parent()
     english_root = digest.get_parent().get_parent()
-    new_topic = english_root.add_child(instance=TopicPage(title="Only in English", slug="solo"))
+    new_topic = TopicPageFactory(parent=english_root, title="Only in English", slug="solo")
 
     move_as_editor(client, digest, new_topic)
 

@@ -14,25 +14,25 @@ from django.urls import reverse
 from wagtail_localize.models import StringSegment, Translation
 
 from cms.digests.models import DigestPage
+from tests.support.factories import DRAFT, DigestPageFactory
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def english_draft(digest_en, editor):
-    page = digest_en.get_parent().add_child(
-        instance=DigestPage(
-            title="Embargoed results",
-            slug="embargoed-results",
-            short_name="Embargoed",
-            reading_minutes=4,
-            summary="Not announced yet.",
-            locale=digest_en.locale,
-            live=False,
-        )
+    return DigestPageFactory(
+        parent=digest_en.get_parent(),
+        title="Embargoed results",
+        slug="embargoed-results",
+        short_name="Embargoed",
+        reading_minutes=4,
+        summary="Not announced yet.",
+        locale=digest_en.locale,
+        live=False,
+        revision=DRAFT,
+        revision__user=editor,
     )
-    page.save_revision(user=editor)
-    return page
 
 
 def _started_then_unpublished(page: DigestPage, start_translation) -> Translation:

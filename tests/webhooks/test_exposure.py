@@ -14,6 +14,13 @@ from wagtail.models import PageViewRestriction
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.webhooks.models import EVENT_TYPES, Delivery, Endpoint
+from tests.support.factories import (
+    DRAFT,
+    PUBLISHED,
+    DigestPageFactory,
+    PaperAuthorFactory,
+    PaperFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -37,21 +44,17 @@ def topics() -> list[TopicPage]:
 
 
 def new_digest(topic: TopicPage, *, publish: bool = True, **fields) -> DigestPage:
-    page = DigestPage(  # not live until published, as the admin's create view makes it
+    return DigestPageFactory(  # not live until published, as the admin's create view makes it
+        parent=topic,
         title=SECRET,
         slug="unannounced",
         short_name="Secret",
         reading_minutes=3,
         summary="x",
         live=False,
+        revision=PUBLISHED if publish else DRAFT,
+        **{f"revision__{name}": value for name, value in fields.items()},
     )
-    topic.add_child(instance=page)
-    for name, value in fields.items():
-        setattr(page, name, value)
-    revision = page.save_revision()
-    if publish:
-        revision.publish()
-    return page
 
 
 def restrict(page) -> None:
@@ -123,10 +126,9 @@ def test_a_paper_event_lists_only_the_digests_the_api_shows():
 
 def test_a_paper_only_a_draft_shows_sends_no_paper_event():
     """The papers API hides such a paper and its authors; so must its events."""
-    from cms.papers.models import Paper, PaperAuthor
 
-    paper = Paper.objects.create(title=SECRET, venue="NSDI", year=2026)
-    PaperAuthor.objects.create(paper=paper, name="Ada Unlisted", sort_order=0)
+    paper = PaperFactory(title=SECRET, venue="NSDI", year=2026)
+    PaperAuthorFactory(paper=paper, name="Ada Unlisted", sort_order=0)
     new_digest(topics()[0], publish=False, paper=paper)
     paper.title = f"{SECRET}, revised"
     paper.save()

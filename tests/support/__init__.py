@@ -1,0 +1,1 @@
+"""What the tests share: factories, and (after the reorganisation) the other helpers."""
