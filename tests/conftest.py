@@ -2,7 +2,7 @@
 
 Tests run inside a transaction that is rolled back, so each one starts from the seeded site;
 tests that must commit (live servers, worker subprocesses) take `committed_seed` instead.
-Also here: the Redis broker and real Celery workers (tests/workers.py), shared by the sync
+Also here: the Redis broker and real Celery workers (tests/support/workers.py), shared by the sync
 and ops integration tests, and where the production smoke test (tests/deploy/test_smoke.py)
 runs.
 """
@@ -16,10 +16,10 @@ from celery import Celery
 from django.conf import settings
 from django.core.management import call_command
 
-from tests.seed_snapshot import restore_database, serialize_database
+from tests.support.seed_snapshot import restore_database, serialize_database
+from tests.support.upstream import serving_upstream
+from tests.support.workers import REDIS_URL, Workers
 from tests.sync.recorded import lookup_catalog
-from tests.upstream import serving_upstream
-from tests.workers import REDIS_URL, Workers
 
 SMOKE_NOT_RUN = pytest.StashKey[int]()
 
@@ -117,7 +117,7 @@ def unreachable_broker(settings):
     sent for real by the project's Celery app, which fails to connect. The app's own settings
     are restored afterwards (read first: the app loads them from Django's on first use)."""
     from cms.celery import app
-    from tests.workers import free_port
+    from tests.support.workers import free_port
 
     before = {"broker_url": app.conf.broker_url, "task_always_eager": app.conf.task_always_eager}
     settings.CELERY_TASK_ALWAYS_EAGER = False

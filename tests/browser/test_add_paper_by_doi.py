@@ -7,7 +7,7 @@ import pytest
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.translation.policy.roles import EDITORS
-from tests.users import member
+from tests.support.users import member
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
 from .test_whole_cycle import publish_from_editor

@@ -8,7 +8,7 @@ from wagtail.models import Page
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.translation.policy.roles import EDITORS
-from tests.users import member
+from tests.support.users import member
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
 

@@ -8,8 +8,8 @@ from wagtail.users.models import UserProfile
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.translation.policy.roles import EDITORS
-from tests.pages import add_draft_digest
-from tests.users import member
+from tests.support.pages import add_draft_digest
+from tests.support.users import member
 
 from .conftest import PHONE
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)

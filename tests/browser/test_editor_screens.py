@@ -4,8 +4,8 @@ import pytest
 
 from cms.papers.models import Paper
 from cms.translation.policy.roles import EDITORS
+from tests.support.users import member
 from tests.sync.conftest import upstream  # noqa: F401 (fixture)
-from tests.users import member
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
 
@@ -61,7 +61,7 @@ def test_the_dashboard_is_headed_with_the_product_name(editor):
 
 def test_a_slug_clash_is_shown_on_the_content_tab_with_a_link(editor, screenshot):
     from cms.digests.models import DigestPage, TopicPage
-    from tests.pages import add_draft_digest
+    from tests.support.pages import add_draft_digest
 
     topic = TopicPage.objects.filter(locale__language_code="en").order_by("path").first()
     draft = add_draft_digest(topic, "QueueBench", summary="First try.")

@@ -8,8 +8,8 @@ from wagtail.rich_text import RichText
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.translation.policy.roles import EDITORS, TRANSLATORS
-from tests.pages import add_draft_digest
-from tests.users import member
+from tests.support.pages import add_draft_digest
+from tests.support.users import member
 
 from .conftest import PHONE
 from .test_preview import admin_preview_src

@@ -15,8 +15,8 @@ from cms.papers.models import Paper
 from cms.translation.policy.roles import EDITORS
 from sync.models import PaperChange, SyncRun
 from tests.browser.conftest import PHONE
-from tests.upstream import held_upstream
-from tests.users import member
+from tests.support.upstream import held_upstream
+from tests.support.users import member
 
 from .test_translation_workflow import log_in
 

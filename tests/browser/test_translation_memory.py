@@ -13,7 +13,7 @@ from wagtail_localize.models import StringTranslation
 
 from cms.digests.models import DigestPage
 from cms.translation.policy.roles import TRANSLATORS
-from tests.users import member
+from tests.support.users import member
 
 from .conftest import DESKTOP
 

@@ -4,7 +4,7 @@ import pytest
 
 from cms.digests.models import DigestPage
 from cms.translation.policy.roles import TRANSLATORS
-from tests.users import member
+from tests.support.users import member
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
 

@@ -4,8 +4,8 @@ once, sends a test event that the local receiver verifies, and reads the deliver
 import pytest
 
 from cms.webhooks.models import Delivery, Endpoint
+from tests.support.workers import wait_for
 from tests.webhooks.receiver import Receiver
-from tests.workers import wait_for
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
 

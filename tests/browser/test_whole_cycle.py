@@ -16,7 +16,7 @@ from django.core import mail
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.translation.policy.roles import EDITORS, TRANSLATORS, ensure_roles
-from tests.workers import wait_for
+from tests.support.workers import wait_for
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
 

@@ -16,7 +16,7 @@ import time
 import pytest
 import requests
 
-from tests.workers import ROOT, free_port, wait_for
+from tests.support.workers import ROOT, free_port, wait_for
 
 pytestmark = pytest.mark.integration
 

@@ -9,8 +9,8 @@ from wagtail.models import Site
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.translation.policy.roles import EDITORS
-from tests.pages import add_draft_digest
-from tests.users import member
+from tests.support.pages import add_draft_digest
+from tests.support.users import member
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from django.utils import timezone
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper
 from cms.translation.policy.roles import EDITORS
-from tests.admin_forms import digest_form, paper_form
-from tests.users import member
+from tests.support.admin_forms import digest_form, paper_form
+from tests.support.users import member
 
 pytestmark = pytest.mark.django_db
 

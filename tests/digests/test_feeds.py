@@ -12,9 +12,8 @@ from django.utils.http import http_date
 from wagtail.models import Locale, PageViewRestriction
 
 from cms.digests.models import DigestPage
+from tests.support.content import digest, topic_of, translation
 from tests.support.factories import DRAFT, PUBLISHED, DigestPageFactory
-
-from .conftest import digest, topic_of, translation
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from wagtail.models import Site
 
-from .conftest import PAGES_URL, digest
+from tests.support.content import PAGES_URL, digest
 
 pytestmark = pytest.mark.django_db
 

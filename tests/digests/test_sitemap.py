@@ -7,9 +7,8 @@ import pytest
 from wagtail.models import Locale, PageViewRestriction
 
 from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
+from tests.support.content import digest, topic_of, translation
 from tests.support.factories import DRAFT, PUBLISHED, DigestPageFactory
-
-from .conftest import digest, topic_of, translation
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from wagtail.test.utils.form_data import streamfield
 
 from cms.digests.models import DigestPage
 from cms.translation.policy.roles import EDITORS
-from tests.admin_forms import digest_form
-from tests.users import member
+from tests.support.admin_forms import digest_form
+from tests.support.users import member
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ from django.urls import reverse
 
 from cms.digests.models import TopicPage
 from cms.translation.policy.roles import EDITORS
-from tests.admin_forms import topic_form
-from tests.users import member
+from tests.support.admin_forms import topic_form
+from tests.support.users import member
 
 pytestmark = pytest.mark.django_db
 

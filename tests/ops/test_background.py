@@ -7,7 +7,7 @@ import pytest
 
 from cms.celery import app
 from cms.ops.background import start_after_commit
-from tests.workers import wait_for
+from tests.support.workers import wait_for
 
 ran: list[tuple[str, int]] = []
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from cms.settings import base as base_settings
 from cms.translation.policy.roles import EDITORS
-from tests.users import member
+from tests.support.users import member
 
 pytestmark = pytest.mark.django_db
 

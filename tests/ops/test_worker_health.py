@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from tests.workers import ROOT
+from tests.support.workers import ROOT
 
 pytestmark = pytest.mark.integration
 

@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 
 from cms.papers.models import Paper, PaperAuthor
 from cms.papers.serializers import paper_as_dict
-from tests.paper_examples import expected_paper, fill_in_odin
+from tests.support.paper_examples import expected_paper, fill_in_odin
 
 pytestmark = pytest.mark.django_db
 

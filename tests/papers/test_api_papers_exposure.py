@@ -8,7 +8,7 @@ from wagtail.models import PageViewRestriction
 
 from cms.digests.models import DigestPage
 from cms.papers.models import Paper, PaperAuthor
-from tests.digests.conftest import digest, topic_of, translation
+from tests.support.content import digest, topic_of, translation
 from tests.support.factories import DRAFT, DigestPageFactory, PaperAuthorFactory, PaperFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncached_api")]

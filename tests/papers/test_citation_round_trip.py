@@ -22,8 +22,8 @@ from django.test import RequestFactory
 
 from cms.papers.selectors import papers_on_public_pages
 from sync import tasks
+from tests.support.upstream import serving_upstream
 from tests.sync.recorded import recorded_catalog
-from tests.upstream import serving_upstream
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncached_api")]
 

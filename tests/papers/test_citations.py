@@ -18,8 +18,8 @@ from cms.api.schema import SCHEMA_PATH
 from cms.digests.models import DigestPage
 from cms.papers.citations import latex_escape
 from cms.papers.models import Paper, PaperAuthor, PaperLink
-from tests.paper_examples import fill_in_odin
 from tests.support.factories import DRAFT, DigestPageFactory
+from tests.support.paper_examples import fill_in_odin
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncached_api")]
 

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from cms.papers.models import Paper
 from cms.translation.policy.roles import EDITORS
-from tests.users import member
+from tests.support.users import member
 
 from .test_paper_doi_form import NO_ROWS
 

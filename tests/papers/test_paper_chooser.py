@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from cms.papers.models import Paper
 from cms.translation.policy.roles import EDITORS, TRANSLATORS
-from tests.users import member
+from tests.support.users import member
 
 pytestmark = pytest.mark.django_db
 

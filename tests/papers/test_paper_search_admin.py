@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from cms.papers.models import Paper, PaperAuthor
 from cms.translation.policy.roles import EDITORS
-from tests.users import member
+from tests.support.users import member
 
 pytestmark = pytest.mark.django_db
 

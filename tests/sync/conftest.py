@@ -6,8 +6,8 @@ import pytest
 
 from sync.sources import dummy
 from tests.standin import SOURCES
-from tests.upstream import fresh_politeness_state, serving_upstream
-from tests.workers import RedisServer, free_port
+from tests.support.upstream import fresh_politeness_state, serving_upstream
+from tests.support.workers import RedisServer, free_port
 
 from .recorded import recorded_catalog
 
@@ -32,7 +32,7 @@ def closed_port() -> int:
 
 @pytest.fixture
 def own_redis(tmp_path):
-    """A redis-server of this test's own (tests/workers.py), which the test may restart."""
+    """A redis-server of this test's own (tests/support/workers.py), which the test may restart."""
     server = RedisServer(tmp_path).start()
     try:
         yield server

@@ -14,9 +14,9 @@ from sync import owed, runs, tasks
 from sync.models import PaperChange, SyncRun
 from sync.politeness import reset_breakers
 from tests.standin import Canned
-from tests.upstream import held_upstream
-from tests.users import member
-from tests.workers import wait_for
+from tests.support.upstream import held_upstream
+from tests.support.users import member
+from tests.support.workers import wait_for
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from cms.api.version import VERSION_KEY, current_content_version
 from cms.digests.models import DigestPage
 from sync import tasks
 from sync.models import SyncRun
-from tests.workers import RedisServer, wait_for
+from tests.support.workers import RedisServer, wait_for
 
 pytestmark = pytest.mark.django_db
 

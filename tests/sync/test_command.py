@@ -88,7 +88,7 @@ def test_an_unreadable_record_is_skipped_and_counted_and_the_rest_synced(upstrea
 
 def test_errors_make_it_exit_1_after_printing_the_summary(upstream, monkeypatch, capsys):
     # run_from_argv closes the connections as a process about to exit does; that would end
-    # the test's transaction (as in tests/digests/test_import_files.py).
+    # the test's transaction (as in tests/seed/test_import_files.py).
     monkeypatch.setattr(connections, "close_all", lambda: None)
     upstream.fail_next("crossref", *[Canned(503, b"busy", "text/html")] * 10)
     with pytest.raises(SystemExit) as exited:

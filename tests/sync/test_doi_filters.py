@@ -11,7 +11,7 @@ import copy
 import pytest
 
 from sync.sources.base import PaperQuery
-from tests.upstream import source
+from tests.support.upstream import source
 
 from .test_sources import BYTESCALE
 

@@ -5,7 +5,7 @@ import responses
 
 from sync.fetching import Fetch
 from sync.sources.base import PaperQuery
-from tests.upstream import source
+from tests.support.upstream import source
 
 from .recorded import load
 

@@ -1,6 +1,6 @@
 """A sync heals itself: real workers killed with SIGKILL, a real Redis restarted mid-sync.
 
-Each test runs worker and beat subprocesses (tests/workers.py) on a redis-server of its own
+Each test runs worker and beat subprocesses (tests/support/workers.py) on a redis-server of its own
 (restarted at will, nothing persisted, as a crashed Redis), against the stand-in upstream, with
 leases of a few seconds. Nobody acts after a failure: the database says what is owed and beat
 hands it out again. Each ends by syncing the same papers in-process without interruption, to
@@ -21,9 +21,9 @@ from cms.papers.models import Paper
 from sync import selectors, tasks
 from sync.models import PaperChange, PaperSyncState, SyncRun
 from sync.politeness import reset_breakers, reset_pacing, reset_pauses
-from tests.seed_snapshot import restore_database
 from tests.standin import SOURCES, Upstream, pointed_at
-from tests.workers import Workers, wait_for
+from tests.support.seed_snapshot import restore_database
+from tests.support.workers import Workers, wait_for
 
 from .recorded import recorded_catalog
 

@@ -9,7 +9,7 @@ import responses
 
 from sync.sources.base import PaperQuery
 from sync.sources.openalex import abstract_from_inverted_index
-from tests.upstream import source
+from tests.support.upstream import source
 
 from .recorded import FIXTURES, load
 

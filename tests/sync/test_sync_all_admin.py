@@ -14,7 +14,7 @@ from wagtail.users.models import UserProfile
 from cms.papers.models import Paper
 from cms.translation.policy.roles import EDITORS, TRANSLATORS
 from sync.models import PaperChange, PaperSyncState, SyncRun
-from tests.users import member
+from tests.support.users import member
 
 pytestmark = pytest.mark.django_db
 

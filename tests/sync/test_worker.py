@@ -1,6 +1,6 @@
 """A real Celery worker on the real Redis broker, against the local upstream.
 
-The worker is a subprocess sharing the test database (tests/workers.py), so these tests are
+The worker is a subprocess sharing the test database (tests/support/workers.py), so these tests are
 transactional: they start from the committed seed and the database is flushed after each.
 `.ci/run` starts Redis; if it does not answer these tests fail rather than skip.
 """
@@ -18,7 +18,7 @@ from cms.digests.models import DigestPage
 from cms.papers.models import Paper
 from sync.models import PaperChange, PaperSyncState, SyncRun
 from tests.standin import Canned, Upstream
-from tests.workers import wait_for
+from tests.support.workers import wait_for
 
 from .recorded import FIXTURES, recorded_catalog
 

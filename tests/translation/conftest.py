@@ -8,7 +8,7 @@ from wagtail_localize.models import Translation
 from cms.digests.models import DigestPage
 from cms.translation.policy.roles import EDITORS, TRANSLATORS, ensure_roles
 from tests.support.factories import PUBLISHED, DigestPageFactory
-from tests.users import member
+from tests.support.users import member
 
 
 @pytest.fixture

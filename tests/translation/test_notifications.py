@@ -9,7 +9,7 @@ from wagtail.users.models import UserProfile
 
 from cms.ops import background
 from cms.translation.workflow.notifications import notify_translators
-from tests.workers import wait_for
+from tests.support.workers import wait_for
 
 from .test_queue import publish_new_digest
 

@@ -32,7 +32,7 @@ from cms.papers.models import Paper
 from cms.translation.policy import rules as policy
 from cms.translation.workflow.prefill import prefill_page_translation, publish_translation
 from cms.translation.workflow.previous import previous_translation_tool_name
-from tests.admin_forms import digest_form, paper_form
+from tests.support.admin_forms import digest_form, paper_form
 from tests.support.factories import DRAFT, PUBLISHED, DigestPageFactory, PaperFactory
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from wagtail.models import Locale, Page, PageViewRestriction
 
 from cms.digests.models import DigestPage
 from cms.translation.policy.roles import EDITORS
-from tests.users import member
+from tests.support.users import member
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from cms.ops import background
 from cms.translation.status.statuses import translation_statuses
 from cms.translation.tasks import sync_translations_task
 from cms.translation.workflow import sync
-from tests.workers import wait_for
+from tests.support.workers import wait_for
 
 pytestmark = pytest.mark.django_db
 

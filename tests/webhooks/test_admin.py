@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from cms.translation.policy.roles import EDITORS, TRANSLATORS
 from cms.webhooks.models import Delivery, Endpoint
-from tests.users import member
+from tests.support.users import member
 from tests.webhooks.conftest import deliver_pending
 
 

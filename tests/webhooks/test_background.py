@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from cms.webhooks import deliveries, tasks
 from cms.webhooks.models import EVENT_TYPES, Delivery, Endpoint
+from tests.support.workers import wait_for
 from tests.webhooks.receiver import Reply
-from tests.workers import wait_for
 
 
 @pytest.fixture

@@ -141,7 +141,7 @@ def test_sync_finished_names_no_member_of_staff():
     from cms.papers.models import Paper
     from cms.translation.policy.roles import EDITORS
     from sync import runs
-    from tests.users import member
+    from tests.support.users import member
 
     editor = member(EDITORS, "dana.lin")
     paper = Paper.objects.first()

@@ -1,4 +1,4 @@
-"""Webhooks through a real Celery worker on the real Redis broker (tests/workers.py).
+"""Webhooks through a real Celery worker on the real Redis broker (tests/support/workers.py).
 
 The write happens in a separate process configured with the broker, as a web process would;
 the worker subprocess delivers to the local receiver, which verifies every signature.
@@ -12,8 +12,8 @@ import sys
 import pytest
 
 from cms.webhooks.models import EVENT_TYPES, Delivery, Endpoint
+from tests.support.workers import ROOT, wait_for
 from tests.webhooks.receiver import Reply
-from tests.workers import ROOT, wait_for
 
 pytestmark = pytest.mark.integration
 

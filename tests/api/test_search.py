@@ -7,8 +7,7 @@ from django.test import override_settings
 from cms.digests.models import DigestPage
 from cms.digests.search import search_text_condition
 from cms.seed.parse import load_seed
-
-from .conftest import DIGEST_TYPE, TOPIC_TYPE, digest
+from tests.support.content import DIGEST_TYPE, TOPIC_TYPE, digest
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@
 import pytest
 from django.test import override_settings
 
-from .conftest import DIGEST_TYPE, PAGES_URL, digest
+from tests.support.content import DIGEST_TYPE, PAGES_URL, digest
 
 pytestmark = pytest.mark.django_db
 

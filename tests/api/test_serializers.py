@@ -7,7 +7,7 @@ from django.core.cache import caches
 from django.urls import reverse
 from wagtail.models import Page
 
-from .conftest import DIGEST_TYPE, PAGES_URL
+from tests.support.content import DIGEST_TYPE, PAGES_URL
 
 pytestmark = pytest.mark.django_db
 

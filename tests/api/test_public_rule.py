@@ -7,9 +7,8 @@ from django.test import RequestFactory
 from wagtail.models import Page
 
 from cms.api.visibility import public_rule
-from tests.users import member
-
-from .conftest import digest, hide_one_of_each_kind, topic_of
+from tests.support.content import digest, hide_one_of_each_kind, topic_of
+from tests.support.users import member
 
 pytestmark = pytest.mark.django_db
 

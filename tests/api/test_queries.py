@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from .conftest import DIGEST_TYPE, TOPIC_TYPE
+from tests.support.content import DIGEST_TYPE, TOPIC_TYPE
 
 pytestmark = pytest.mark.django_db
 

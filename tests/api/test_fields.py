@@ -9,9 +9,8 @@ from wagtail.api.v2.serializers import PageSerializer, get_serializer_class
 from wagtail.models import Page
 
 from cms.papers.models import Venue
-from tests.paper_examples import expected_paper, fill_in_odin
-
-from .conftest import DIGEST_TYPE, PAGES_URL, TOPIC_TYPE, digest, topic_of, translation
+from tests.support.content import DIGEST_TYPE, PAGES_URL, TOPIC_TYPE, digest, topic_of, translation
+from tests.support.paper_examples import expected_paper, fill_in_odin
 
 pytestmark = pytest.mark.django_db
 

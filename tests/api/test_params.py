@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from .conftest import DIGEST_TYPE, PAGES_URL, digest
+from tests.support.content import DIGEST_TYPE, PAGES_URL, digest
 
 pytestmark = pytest.mark.django_db
 

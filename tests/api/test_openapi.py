@@ -9,8 +9,7 @@ from cms.digests.api import PagesAPIViewSet
 from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
 from cms.papers.api import PapersAPIViewSet
 from cms.papers.models import Paper, PaperAuthor, PaperLink
-
-from .conftest import DIGEST_TYPE, PAGES_URL, TOPIC_TYPE, digest, topic_of
+from tests.support.content import DIGEST_TYPE, PAGES_URL, TOPIC_TYPE, digest, topic_of
 
 pytestmark = pytest.mark.django_db
 

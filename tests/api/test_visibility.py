@@ -6,9 +6,7 @@ import base64
 import pytest
 from wagtail.models import Locale, PageViewRestriction
 
-from tests.support.factories import DRAFT, PUBLISHED, DigestPageFactory
-
-from .conftest import (
+from tests.support.content import (
     DIGEST_TYPE,
     PAGES_URL,
     TOPIC_TYPE,
@@ -17,6 +15,7 @@ from .conftest import (
     topic_of,
     translation,
 )
+from tests.support.factories import DRAFT, PUBLISHED, DigestPageFactory
 
 pytestmark = pytest.mark.django_db
 
