@@ -7,7 +7,7 @@ MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate seed site admin-user roles sync-seed browser messages compile-messages test test-sqlite lint format bench bench-memory bench-tools clean deploy-tools smoke docs docs-serve
+.PHONY: run install migrate seed site admin-user roles sync-seed browser messages compile-messages test test-sqlite lint imports format bench bench-memory bench-tools clean deploy-tools smoke docs docs-serve
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -68,8 +68,13 @@ run: compile-messages seed site admin-user roles sync-seed
 	@echo "API:   http://$(HOST):$(PORT)/api/v2/pages/"
 	WAGTAILADMIN_BASE_URL=$${WAGTAILADMIN_BASE_URL:-http://$(HOST):$(PORT)} $(MANAGE) runserver $(HOST):$(PORT)
 
-test: install compile-messages browser deploy-tools docs
+test: install compile-messages browser deploy-tools docs imports
 	$(BIN)/pytest -q
+
+# The import layers declared in pyproject.toml ([tool.importlinter]): the API foundation at the
+# bottom, apps that never import each other, sync reaching cms only through papers and ops.
+imports: install
+	$(BIN)/lint-imports --no-cache
 
 # The documentation site (mkdocs.yml, docs/) into the git-ignored site/; --strict fails on any
 # warning (a broken link, a page missing from the nav). Offline: nothing is fetched at build time.
@@ -91,7 +96,7 @@ deploy-tools:
 smoke: install
 	$(PY) -m deploy.smoke
 
-lint: install
+lint: install imports
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
