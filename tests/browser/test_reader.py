@@ -6,6 +6,7 @@ import unicodedata
 import pytest
 
 from cms.seed.parse import DEFAULT_SEED_PATH
+from tests.support.factories import PUBLISHED, DigestPageFactory
 
 from .conftest import DESKTOP, PHONE
 
@@ -241,18 +242,18 @@ def same_slug_in_another_topic():
     siblings only, so a digest in another topic may have it, in both languages."""
     from wagtail.models import Locale
 
-    from cms.digests.models import DigestPage, TopicPage
+    from cms.digests.models import TopicPage
 
     topic = TopicPage.objects.get(slug="workloads-and-traces", locale__language_code="en")
-    digest = DigestPage(
+    digest = DigestPageFactory(
+        parent=topic,
         title="FabricPerf in production traces",
         slug="fabricperf",
         short_name="FabricTrace",
         reading_minutes=4,
         summary="Same address name as FabricPerf, in another topic.",
+        revision=PUBLISHED,
     )
-    topic.add_child(instance=digest)
-    digest.save_revision().publish()
     chinese = digest.copy_for_translation(Locale.objects.get(language_code="zh-hant"))
     chinese.title = "生產環境追蹤中的 FabricPerf"
     chinese.save_revision().publish()
@@ -282,18 +283,18 @@ def test_a_digest_sharing_its_slug_with_another_topics_digest_opens(
 def test_switching_to_a_language_the_page_is_not_in_yet_leads_back(seeded_live_server, page):
     """An English digest published before its translation: the switch must not leave the
     reader at "no page at this address" with nothing to follow."""
-    from cms.digests.models import DigestPage, TopicPage
+    from cms.digests.models import TopicPage
 
     topic = TopicPage.objects.get(slug="inside-the-server", locale__language_code="en")
-    digest = DigestPage(
+    DigestPageFactory(
+        parent=topic,
         title="A digest not yet translated",
         slug="not-yet-translated",
         short_name="Untranslated",
         reading_minutes=3,
         summary="English only, for now.",
+        revision=PUBLISHED,
     )
-    topic.add_child(instance=digest)
-    digest.save_revision().publish()
 
     open_reader(page, seeded_live_server.url + "/inside-the-server/not-yet-translated/")
     switch_language(page, "zh-hant")

@@ -13,6 +13,7 @@ from wagtail_localize.models import StringTranslation
 
 from cms.digests.models import DigestPage
 from cms.translation.policy.roles import TRANSLATORS
+from tests.support.factories import PUBLISHED, DigestPageFactory
 from tests.support.users import member
 
 from .conftest import DESKTOP
@@ -26,17 +27,15 @@ OWN_TITLE = "共享 rail 的擁擠控制"  # her own wording, without the glossa
 def new_digest(seeded_live_server):
     member(TRANSLATORS, "translator", password="translator")
     fabric = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
-    page = fabric.get_parent().add_child(
-        instance=DigestPage(
-            title=TITLE,
-            slug="shared-rails",
-            short_name="SharedRails",
-            reading_minutes=4,
-            summary=fabric.summary,
-            locale=fabric.locale,
-        )
+    page = DigestPageFactory(
+        parent=fabric.get_parent(),
+        title=TITLE,
+        slug="shared-rails",
+        short_name="SharedRails",
+        reading_minutes=4,
+        summary=fabric.summary,
+        revision=PUBLISHED,
     )
-    page.save_revision().publish()
     return page, fabric.get_translation(Locale.objects.get(language_code="zh-hant"))
 
 

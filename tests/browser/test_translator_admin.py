@@ -9,6 +9,7 @@ from wagtail_localize.models import OverridableSegment, TranslationContext, Tran
 
 from cms.digests.models import DigestPage
 from cms.translation.policy.roles import TRANSLATORS
+from tests.support.factories import PUBLISHED, DigestPageFactory
 from tests.support.users import member
 
 from .test_translation_workflow import log_in, new_browser_page  # noqa: F401 (fixture)
@@ -106,18 +107,16 @@ def digest_with_a_figure(seeded_live_server):
 
     english = DigestPage.objects.get(locale__language_code="en", short_name="FabricPerf")
     image = get_image_model().objects.create(title="Throughput", file=get_test_image_file())
-    page = english.get_parent().add_child(
-        instance=DigestPage(
-            title="Rail fabrics in practice",
-            slug="rail-fabrics-in-practice",
-            short_name="RailPractice",
-            reading_minutes=5,
-            summary="Rail fabrics.",
-            locale=english.locale,
-        )
+    page = DigestPageFactory(
+        parent=english.get_parent(),
+        title="Rail fabrics in practice",
+        slug="rail-fabrics-in-practice",
+        short_name="RailPractice",
+        reading_minutes=5,
+        summary="Rail fabrics.",
+        body=[("figure", {"image": image, "caption": "Throughput", "alt_text": ""})],
+        revision=PUBLISHED,
     )
-    page.body = [("figure", {"image": image, "caption": "Throughput", "alt_text": ""})]
-    page.save_revision().publish()
     zh_locale = Locale.objects.get(language_code="zh-hant")
     source, _created = TranslationSource.get_or_create_from_instance(page)
     translation = Translation.objects.create(source=source, target_locale=zh_locale)
