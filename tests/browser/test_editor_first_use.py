@@ -8,7 +8,7 @@ from wagtail.users.models import UserProfile
 from cms.digests.models import DigestPage, TopicPage
 from cms.papers.models import Paper
 from cms.translation.policy.roles import EDITORS
-from tests.support.pages import add_draft_digest
+from tests.support.factories import add_draft_digest
 from tests.support.users import member
 
 from .conftest import PHONE

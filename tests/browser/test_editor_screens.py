@@ -61,7 +61,7 @@ def test_the_dashboard_is_headed_with_the_product_name(editor):
 
 def test_a_slug_clash_is_shown_on_the_content_tab_with_a_link(editor, screenshot):
     from cms.digests.models import DigestPage, TopicPage
-    from tests.support.pages import add_draft_digest
+    from tests.support.factories import add_draft_digest
 
     topic = TopicPage.objects.filter(locale__language_code="en").order_by("path").first()
     draft = add_draft_digest(topic, "QueueBench", summary="First try.")

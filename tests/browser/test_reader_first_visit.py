@@ -8,7 +8,7 @@ from wagtail.rich_text import RichText
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.translation.policy.roles import EDITORS, TRANSLATORS
-from tests.support.pages import add_draft_digest
+from tests.support.factories import add_draft_digest
 from tests.support.users import member
 
 from .conftest import PHONE

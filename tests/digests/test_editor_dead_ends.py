@@ -9,7 +9,7 @@ from wagtail.models import Site
 
 from cms.digests.models import DigestPage, TopicPage
 from cms.translation.policy.roles import EDITORS
-from tests.support.pages import add_draft_digest
+from tests.support.factories import add_draft_digest
 from tests.support.users import member
 
 pytestmark = pytest.mark.django_db

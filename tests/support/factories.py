@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import factory
 import wagtail_factories
+from django.utils.text import slugify
 from factory.django import DjangoModelFactory
 
 from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
@@ -84,3 +85,20 @@ class PaperAuthorFactory(DjangoModelFactory):
 
     class Meta:
         model = PaperAuthor
+
+
+def add_draft_digest(
+    topic: TopicPage, title: str, *, short_name: str = "", summary: str = "A summary."
+) -> DigestPage:
+    """A never-published digest under `topic` with one revision, as an autosaved draft is;
+    its slug is made from `title` as the admin's form makes it."""
+    return DigestPageFactory(
+        parent=topic,
+        title=title,
+        slug=slugify(title),
+        short_name=short_name or title,
+        reading_minutes=3,
+        summary=summary,
+        live=False,
+        revision=DRAFT,
+    )

@@ -24,8 +24,7 @@ from cms.translation.workflow.queue import (
     queue_state,
     translation_queue,
 )
-from tests.support.factories import PUBLISHED, DigestPageFactory, TopicPageFactory
-from tests.support.pages import add_draft_digest
+from tests.support.factories import PUBLISHED, DigestPageFactory, TopicPageFactory, add_draft_digest
 
 pytestmark = pytest.mark.django_db
 
