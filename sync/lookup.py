@@ -170,19 +170,29 @@ def _resolve(
 def _follow_version_of_record(found: Found, sources: list[Source], deadline: float) -> None:
     """When every record found is a preprint's (an arXiv id, a preprint server's DOI) and one
     of them names its published version (Crossref `is-preprint-of`, OpenAlex's published
-    location), look that version's DOI up too, at the sources that found nothing: the paper
-    is added as published (its DOI, venue and year), its preprint's DOI kept beside them."""
+    location), look that version's DOI up too: the paper is added as published (its DOI, venue
+    and year). A source's published record replaces its preprint's, whose DOI it keeps as the
+    paper's preprint DOI (the preprint the editor had in hand)."""
     if any(not record.is_preprint for record in found.records.values()):
         return
     published = next(
         (r.version_of_record_doi for r in found.records.values() if r.version_of_record_doi), ""
     )
-    others = [s for s in sources if s.name not in found.records and s.name not in found.unanswered]
-    if not published or not others:
+    if not published:
         return
-    found_by, unanswered = _resolve(others, Identifier(DOI, published), deadline)
-    found.records.update({name: _pick(records) for name, records in found_by.items() if records})
-    found.unanswered.update(unanswered)
+    asked = [source for source in sources if source.name not in found.unanswered]
+    found_by, unanswered = _resolve(asked, Identifier(DOI, published), deadline)
+    for name, records in found_by.items():
+        record = next((r for r in records if not r.is_preprint), None)
+        if record is None:
+            continue
+        preprint = found.records.get(name)
+        if preprint is not None:
+            record = dataclasses.replace(record, preprint_doi=preprint.doi)
+        found.records[name] = record
+    found.unanswered.update(
+        {name: message for name, message in unanswered.items() if name not in found.records}
+    )
 
 
 def _pick(records: list[PaperRecord]) -> PaperRecord:
