@@ -292,6 +292,25 @@ def flip_notices(catalog: Catalog, papers: Iterable[SyntheticPaper]) -> int:
     return count
 
 
+def expected_notices(
+    papers: Iterable[SyntheticPaper], *, flipped_once: bool = False
+) -> set[tuple[str, str, str]]:
+    """(title, type, source) of every notice a sync should find for `papers`: Crossref's for
+    papers with a DOI (an expression of concern without `source` is the publisher's), OpenAlex's
+    flag for a retracted paper Crossref does not hold; after one `flip_notices` if asked."""
+    expected = set()
+    for paper in papers:
+        if has_notice(paper) == (flipped_once and flipped(paper)):
+            continue
+        kind = notice_kind(paper)
+        if paper.doi:
+            source = "retraction-watch" if kind == "retraction" else "publisher"
+            expected.add((paper.title, kind, source))
+        elif kind == "retraction":
+            expected.add((paper.title, "retraction", "openalex"))
+    return expected
+
+
 def synthetic_catalog(papers: Iterable[SyntheticPaper]) -> Catalog:
     """What each source knows about `papers`, as the stand-in serves it."""
     catalog = Catalog()

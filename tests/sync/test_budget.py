@@ -10,7 +10,7 @@ import pytest
 from bench.scenario import create_papers
 from bench.sync_needs import requests_needed
 from bench.synthetic_papers import synthetic_paper
-from bench.upstream_catalog import flip_notices, flipped, has_notice, notice_kind, synthetic_catalog
+from bench.upstream_catalog import expected_notices, flip_notices, synthetic_catalog
 from cms.papers.models import Paper, PaperNotice
 from sync import runs, services
 from sync.models import PaperChange, PaperSyncState, SyncRun
@@ -183,21 +183,6 @@ def test_two_papers_given_one_doi_get_it_once(synthetic, monkeypatch):
     ]
 
 
-def notices_expected(papers, *, after_flip: bool = False) -> set[tuple[str, str, str]]:
-    """(title, type, source) of every notice the synthetic papers have upstream."""
-    expected = set()
-    for paper in papers:
-        if has_notice(paper) == (after_flip and flipped(paper)):
-            continue
-        kind = notice_kind(paper)
-        if paper.doi:  # Crossref's notice; an expression of concern in the older, source-less shape
-            source = "retraction-watch" if kind == "retraction" else "publisher"
-            expected.add((paper.title, kind, source))
-        elif kind == "retraction":  # a paper Crossref does not hold: OpenAlex's flag
-            expected.add((paper.title, "retraction", "openalex"))
-    return expected
-
-
 def notices_stored() -> set[tuple[str, str, str]]:
     return set(PaperNotice.objects.values_list("paper__title", "update_type", "source"))
 
@@ -205,14 +190,14 @@ def notices_stored() -> set[tuple[str, str, str]]:
 def test_notices_come_in_the_answers_a_sync_asks_for_anyway(synthetic):
     upstream, ids, papers = synthetic(range(300))
     first = sync(ids)
-    assert notices_stored() == notices_expected(papers) and len(notices_stored()) == 6
+    assert notices_stored() == expected_notices(papers) and len(notices_stored()) == 6
 
     assert flip_notices(upstream.catalog, papers) == 6  # 1% of papers, 2% here
     before = {source: len(upstream.requests_to(source)) for source in SOURCES}
     second = sync(ids)
     made = {source: len(upstream.requests_to(source)) - before[source] for source in SOURCES}
-    assert notices_stored() == notices_expected(papers, after_flip=True)
-    assert second.changed == len(notices_stored() ^ notices_expected(papers))
+    assert notices_stored() == expected_notices(papers, flipped_once=True)
+    assert second.changed == len(notices_stored() ^ expected_notices(papers))
     # Not one request more: Crossref and OpenAlex send notices in the answers they batch anyway
     # (Semantic Scholar, which now knows the USENIX papers' ids, is asked less).
     needed = requests_needed(papers, upstream.catalog)

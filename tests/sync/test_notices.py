@@ -13,7 +13,7 @@ from cms.digests.models import DigestPage
 from cms.papers.models import Paper, PaperNotice
 from cms.papers.signals import notices_added, papers_changed
 from sync import lookup, services, tasks
-from sync.merge import OPENALEX_RETRACTION, plan_notices
+from sync.merge import OPENALEX_RETRACTION, plan_changes, plan_notices
 from sync.models import PaperChange, SyncRun
 from sync.sources.base import NoticeRecord, PaperRecord
 from sync.sources.crossref import notices_of
@@ -196,6 +196,26 @@ class TestPlanning:
         assert replaced.new == [self.plain(RETRACTED)]  # Crossref's own says more
         corrected = {"crossref": crossref_record(CORRECTION), "openalex": openalex_record(True)}
         assert plan_notices([], corrected).new == [OPENALEX_RETRACTION, self.plain(CORRECTION)]
+
+
+def test_the_version_of_record_and_preprint_dois_never_touch_a_locked_field():
+    from sync.lookup import EMPTY_PAPER
+
+    records = {
+        "crossref": PaperRecord(
+            source="crossref",
+            title="T",
+            doi=TECHRXIV,
+            is_preprint=True,
+            version_of_record_doi=VERSION_OF_RECORD,
+            notices=[RETRACTED],
+        )
+    }
+    planned = {c.field: c for c in plan_changes(EMPTY_PAPER, records, locked=set())}
+    assert (planned["doi"].new, planned["preprint_doi"].new) == (VERSION_OF_RECORD, TECHRXIV)
+    locked = {c.field for c in plan_changes(EMPTY_PAPER, records, locked={"doi", "preprint_doi"})}
+    assert {"doi", "preprint_doi"}.isdisjoint(locked)
+    assert "notices" in locked  # nobody sets notices by hand: they are never locked
 
 
 # -- syncing -----------------------------------------------------------------------------------
