@@ -36,7 +36,7 @@ def has_notice(paper: SyntheticPaper) -> bool:
 
 def flipped(paper: SyntheticPaper) -> bool:
     """The 1% of papers `flip_notices` switches: half lose their notice, half gain one."""
-    return paper.number % 100 in (0, 51)
+    return paper.number % 200 in (0, 101)
 
 
 def notice_kind(paper: SyntheticPaper) -> str:

@@ -188,11 +188,11 @@ def notices_stored() -> set[tuple[str, str, str]]:
 
 
 def test_notices_come_in_the_answers_a_sync_asks_for_anyway(synthetic):
-    upstream, ids, papers = synthetic(range(300))
+    upstream, ids, papers = synthetic(range(400))
     first = sync(ids)
-    assert notices_stored() == expected_notices(papers) and len(notices_stored()) == 6
+    assert notices_stored() == expected_notices(papers) and len(notices_stored()) == 8
 
-    assert flip_notices(upstream.catalog, papers) == 6  # 1% of papers, 2% here
+    assert flip_notices(upstream.catalog, papers) == 4  # 1% of the papers
     before = {source: len(upstream.requests_to(source)) for source in SOURCES}
     second = sync(ids)
     made = {source: len(upstream.requests_to(source)) - before[source] for source in SOURCES}
