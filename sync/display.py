@@ -13,15 +13,25 @@ from typing import Any
 
 from django.utils import formats, timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
 
 from cms.papers.locks import LOCKABLE_FIELDS
 
 EMPTY = "—"
+# Fields the sync writes that no editor locks.
+UNLOCKABLE_FIELDS = [("preprint_doi", _("Preprint DOI")), ("notices", _("Update notices"))]
 
 
 def field_label(name: str) -> str:
     """The label of field `name` on the paper's form ("Authors" for "authors")."""
-    return str(dict(LOCKABLE_FIELDS).get(name, name))
+    return str(dict(LOCKABLE_FIELDS + UNLOCKABLE_FIELDS).get(name, name))
+
+
+def _notice(value: dict[str, Any]) -> str:
+    """An update notice: "Retraction (retraction-watch, 2025-11-03) 10.1145/..."."""
+    said = ", ".join(str(v) for v in (value.get("source"), value.get("date")) if v)
+    text = str(value.get("label") or value["type"]) + (f" ({said})" if said else "")
+    return f"{text} {value['doi']}" if value.get("doi") else text
 
 
 def _item(value: Any) -> str:
@@ -31,6 +41,8 @@ def _item(value: Any) -> str:
         if value.get("url"):
             label = value.get("label") or ""
             return f"{label}: {value['url']}" if label else str(value["url"])
+        if value.get("type") and "source" in value:
+            return _notice(value)
         return ", ".join(str(v) for v in value.values() if v not in (None, "", [], {}))
     return str(value)
 

@@ -23,10 +23,10 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 from django.utils.translation import gettext as _
 
-from cms.papers.locks import LOCKABLE_FIELDS
 from cms.papers.models import Venue
 
 from .conf import precedence, sync_setting
+from .display import field_label, readable_value
 from .errors import SourceError
 from .fetching import Fetch
 from .identifiers import DBLP, DOI, TITLE, Identifier, recognise, venue_for, venue_of_dblp_key
@@ -324,17 +324,12 @@ def _nothing_found(identifier: Identifier, unanswered: dict[str, str]) -> str:
 
 def shown_fields(found: Found) -> list[tuple[str, str, str]]:
     """The merged record as an editor reads it before saving: (field, value, source) rows."""
-    labels = {
-        **dict(LOCKABLE_FIELDS),
-        "preprint_doi": _("Preprint DOI"),
-        NOTICES: _("Update notices"),
-    }
     names = {source.name: source.display_name for source in get_sources()}
     title_source = next((c.source for c in found.changes if c.field == "title"), "")
     rows = [
-        (str(labels["title"]), found.title, names.get(title_source, "")),
-        (str(labels["venue"]), found.venue, names.get(found.venue_source, "")),
-        (str(labels["year"]), str(found.year or ""), names.get(found.year_source, "")),
+        (field_label("title"), found.title, names.get(title_source, "")),
+        (field_label("venue"), found.venue, names.get(found.venue_source, "")),
+        (field_label("year"), str(found.year or ""), names.get(found.year_source, "")),
     ]
     for change in found.changes:
         if change.field in ("title", "orcid"):
@@ -345,12 +340,9 @@ def shown_fields(found: Found) -> list[tuple[str, str, str]]:
         elif change.field == "links":
             value = " ".join(link["url"] for link in value)
         elif change.field == NOTICES:
-            value = "; ".join(
-                " ".join(filter(None, (n["label"], n["date"], n["doi"] and f"({n['doi']})")))
-                for n in value
-            )
+            value = readable_value(value)
         elif isinstance(value, list):
             value = "; ".join(map(str, value))
-        label = str(labels.get(change.field, change.field))
-        rows.append((label, str(value), names.get(change.source, change.source)))
+        source = names.get(change.source, change.source)
+        rows.append((field_label(change.field), str(value), source))
     return rows

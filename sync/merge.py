@@ -147,11 +147,6 @@ def notice_as_plain(notice: NoticeRecord) -> dict[str, Any]:
     }
 
 
-def notice_key(notice: dict[str, Any]) -> tuple[str, str, str]:
-    """What tells two notices of a paper apart (the PaperNotice unique constraint)."""
-    return notice["doi"], notice["type"], notice["source"]
-
-
 def _in_order(notices: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(notices, key=lambda n: (n["date"] or "", n["source"], n["type"], n["doi"]))
 
@@ -236,7 +231,8 @@ def plan_changes(
                     first_source = first_source or source
         if first_source:  # editors' links are kept; sources only add
             changes.append(FieldChange("links", current["links"], links, first_source))
-    notices = plan_notices(current[NOTICES], records, unavailable)  # never locked: no editor
-    if notices is not None:  # sets them by hand
+    # Never locked: nobody sets notices by hand.
+    notices = plan_notices(current[NOTICES], records, unavailable)
+    if notices is not None:
         changes.append(notices)
     return [c for c in changes if PROVENANCE_LOCKED_BY.get(c.field) not in locked]

@@ -165,6 +165,8 @@ def _link(paper: Paper, order: int, link: dict) -> PaperLink:
 
 @dataclasses.dataclass
 class _NoticeWrites:
+    """A chunk's notice rows to delete, update and add, written together."""
+
     gone: list[int] = dataclasses.field(default_factory=list)
     updated: list[PaperNotice] = dataclasses.field(default_factory=list)
     added: list[PaperNotice] = dataclasses.field(default_factory=list)
@@ -189,7 +191,7 @@ def _notice_values(notice: dict) -> dict:
     }
 
 
-def _replace_notices(paper: Paper, new: list[dict], now, notices: _NoticeWrites) -> None:
+def _replace_notices(paper: Paper, new: list[dict], now: datetime, notices: _NoticeWrites) -> None:
     """Plan the paper's notice rows: those whose notice left go, new ones are added (first seen
     now), and the rows kept keep their acknowledgement and e-mail time (their label or date
     follow the source)."""

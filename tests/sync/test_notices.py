@@ -429,7 +429,13 @@ def test_a_preprint_server_doi_is_added_as_its_published_version(notices_upstrea
 def test_a_paper_added_with_notices_has_them_from_the_start(notices_upstream):
     hpn = "10.1145/3651890.3672265"  # a paper the seed lacks
     notices_upstream.catalog.set_notices(hpn, recorded_notices(CRUX))
-    created, _ = services.paper_create_from_lookup(found=lookup.look_up(hpn))
+    found = lookup.look_up(hpn)
+    shown = {label: (value, source) for label, value, source in lookup.shown_fields(found)}
+    assert shown["Update notices"] == (
+        "Expression of Concern (publisher, 2025-01-20) 10.1145/3651890.3799103",
+        "Crossref",
+    )
+    created, _ = services.paper_create_from_lookup(found=found)
     assert [
         (n.update_type, n.source, n.first_seen_at is not None) for n in created.notices.all()
     ] == [("expression_of_concern", "publisher", True)]
