@@ -1,8 +1,8 @@
 """Batched reads of paper metadata for the API.
 
-A page of API results needs the authors, affiliations and links of up to 100 papers. Reading
-them as plain rows costs a fraction of Django's prefetch, which builds a model instance per
-author and runs each through modelcluster's manager.
+A page of API results needs the authors, affiliations, links and update notices of up to 100
+papers. Reading them as plain rows costs a fraction of Django's prefetch, which builds a model
+instance per author and runs each through modelcluster's manager.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from wagtail import hooks
 from cms.api.search import search_terms
 
 from .doi import bare_doi
-from .parts import PREFETCHED_PARTS, PaperParts, author_as_dict
+from .parts import NOTICE_COLUMNS, NOTICE_ORDER, PREFETCHED_PARTS, PaperParts, author_as_dict
 
 if TYPE_CHECKING:
     from wagtail.models import Orderable
@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 
 
 def attach_paper_parts(papers: Iterable[Paper]) -> None:
-    """Load the authors, affiliations and links of all `papers` (three queries for any number)."""
-    from .models import PaperAffiliation, PaperAuthor, PaperLink
+    """Load the authors, affiliations, links and notices of all `papers` (four queries for any
+    number)."""
+    from .models import PaperAffiliation, PaperAuthor, PaperLink, PaperNotice
 
     by_id: dict[int, list[Paper]] = defaultdict(list)  # digests in two languages share a paper
     for paper in papers:
@@ -49,6 +50,13 @@ def attach_paper_parts(papers: Iterable[Paper]) -> None:
         parts[paper_id].affiliations.append(name)
     for paper_id, label, url in child_rows(PaperLink, ("label", "url"), ids):
         parts[paper_id].links.append({"label": label, "url": url})
+    # Few papers have notices: values_list's tuples cost little, and the ORM says NULLS LAST
+    # on either database (NOTICE_ORDER).
+    notices = PaperNotice.objects.filter(paper_id__in=ids).order_by(*NOTICE_ORDER)
+    for paper_id, *notice, seen in notices.values_list(
+        "paper_id", *NOTICE_COLUMNS, "first_seen_at"
+    ):
+        parts[paper_id].add_notice(*notice, first_seen_at=seen)
     for pk, instances in by_id.items():
         for paper in instances:
             setattr(paper, PREFETCHED_PARTS, parts[pk])
