@@ -11,10 +11,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 # Types that withdraw a paper (readers must not rely on it), and those that correct it.
 RETRACTING = frozenset({"retraction", "partial_retraction", "withdrawal", "removal"})
 CORRECTING = frozenset({"correction", "erratum", "corrigendum"})
 CONCERNING = frozenset({"expression_of_concern"})
+
+# Names editors read (the report, the e-mails) for the types Crossref uses; another type shows
+# the notice's own label.
+TYPE_LABELS = {
+    "retraction": _("Retraction"),
+    "partial_retraction": _("Partial retraction"),
+    "withdrawal": _("Withdrawal"),
+    "removal": _("Removal"),
+    "correction": _("Correction"),
+    "erratum": _("Erratum"),
+    "corrigendum": _("Corrigendum"),
+    "expression_of_concern": _("Expression of concern"),
+    "addendum": _("Addendum"),
+    "new_version": _("New version"),
+}
 
 RETRACTED = "retracted"
 CONCERN = "concern"
@@ -28,6 +46,11 @@ def standing_of(update_type: str) -> str | None:
     """RETRACTED, CONCERN or CORRECTED for a notice of `update_type`; None for the others
     (an addendum, a new version), which readers are shown but which mark nothing."""
     return next((name for name, types in STANDINGS if update_type in types), None)
+
+
+def type_label(update_type: str, label: str = "") -> str | Promise:
+    """The notice's type as editors read it, in the active language where it is known."""
+    return TYPE_LABELS.get(update_type) or label or update_type
 
 
 def by_seriousness(notices: Iterable[dict]) -> list[dict]:
