@@ -12,9 +12,8 @@ import datetime
 
 import django_filters
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.db.models import F, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -145,9 +144,15 @@ class NoticesReportView(ReportView):
 @require_POST
 def acknowledge_notice(request: HttpRequest, pk: int) -> HttpResponse:
     """Mark one notice as dealt with, by whom and when (a notice acknowledged before keeps its
-    first acknowledgement); back to the report, or to a `next` address on this site."""
+    first acknowledgement); back to the report, or to a `next` address on this site.
+
+    Anyone else gets a plain 403: raising PermissionDenied in an admin view makes Wagtail
+    answer with a redirect to the dashboard, which a script posting here would follow."""
     if not may_review_notices(request.user):
-        raise PermissionDenied
+        return HttpResponseForbidden(
+            _("You may not acknowledge notices of papers."),
+            content_type="text/plain; charset=utf-8",
+        )
     notice = get_object_or_404(PaperNotice.objects.select_related("paper"), pk=pk)
     PaperNotice.objects.filter(pk=notice.pk, acknowledged_at__isnull=True).update(
         acknowledged_at=timezone.now(), acknowledged_by=request.user
