@@ -5,7 +5,8 @@ starts `email_editors` after that commit (cms.ops.background). Each notice is ma
 however many workers run this for it at the same time (a task retried after a lost worker, two
 syncs): a notice is claimed by one UPDATE of its row where `notified_at` is still empty, which
 the database grants to one writer only, and only the notices a call claimed are in its e-mails.
-A failed send gives its claims back, so the next call mails them.
+A failed send gives its claims back, and each call also takes any notice left unmailed before
+(a failed send, a time without editors), so the next notice brings them along.
 
 Recipients are the active users with an e-mail address who may edit papers
 (`papers.change_paper`, superusers included): they are who can act on the paper's digests.
@@ -78,13 +79,14 @@ def notice_rows(notices: list[PaperNotice]) -> list[dict]:
 
 
 def email_editors(notice_ids: list[int]) -> str:
-    """E-mail every editor the notices among `notice_ids` no one was told of yet: one e-mail
-    per editor, in their admin language. Returns a short status: "no-editors", "nothing-new"
-    (every notice claimed before, or gone), or "sent N" (e-mails)."""
+    """E-mail every editor the notices among `notice_ids`, and any other, that no one was told
+    of yet: one e-mail per editor, in their admin language. Returns a short status:
+    "no-editors", "nothing-new" (every notice claimed before, or gone), or "sent N" (e-mails)."""
     recipients = list(editors())
     if not recipients:
-        return "no-editors"  # nothing claimed: the report lists them all the same
-    claimed = claim(notice_ids)
+        return "no-editors"  # nothing claimed: the first editor hears of them with the next
+    unmailed = PaperNotice.objects.filter(notified_at__isnull=True).values_list("pk", flat=True)
+    claimed = claim({*notice_ids, *unmailed})
     if not claimed:
         return "nothing-new"
     notices = list(
