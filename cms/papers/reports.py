@@ -78,7 +78,10 @@ class AcknowledgedColumn(Column):
         if instance.acknowledged_at is None:
             context["acknowledge_url"] = reverse("papers_notice_acknowledge", args=[instance.pk])
             context["csrf_token"] = get_token(request)
-            context["next_url"] = request.get_full_path()
+            # Back to the report as filtered: the rows may have come from the results
+            # fragment the filters reload, whose own address is no page to return to.
+            query = request.GET.urlencode()
+            context["next_url"] = reverse("papers_notices_report") + (f"?{query}" if query else "")
         return context
 
 

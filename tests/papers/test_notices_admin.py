@@ -100,6 +100,9 @@ def test_filters_by_type_and_acknowledged(editor, notices):
     # The results fragment the filters reload answers the same.
     results = client.get(reverse("papers_notices_report_results"), {"update_type": "correction"})
     assert [n.pk for n in listed(results)] == [notices["correction"].pk]
+    # Its Acknowledge comes back to the whole report as filtered, not to the fragment.
+    back = f'name="next" value="{REPORT}?update_type=correction"'
+    assert back in results.content.decode()
 
 
 def test_acknowledge_records_who_and_when_and_goes_back(editor, notices):
