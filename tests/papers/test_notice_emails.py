@@ -132,9 +132,12 @@ def test_without_editors_nothing_is_claimed_and_the_first_editor_hears_of_it(db,
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_workers_at_the_same_moment_mail_each_notice_once(people, paper, monkeypatch):
+def test_two_workers_at_the_same_moment_mail_each_notice_once(
+    committed_seed, people, paper, monkeypatch
+):
     """Two tasks for overlapping notices, both past the recipients' query before either
-    claims: every notice is in exactly one e-mail per editor."""
+    claims: every notice is in exactly one e-mail per editor. (Committed rows, as two workers
+    see them; `committed_seed` leaves the seed for the tests that follow.)"""
     first, second, third = (add_notice(paper, n) for n in (RETRACTION, CORRECTION, CONCERN))
     ready = threading.Barrier(2, timeout=5)
     original = notice_mail.claim
