@@ -7,7 +7,10 @@ which answers in each API's schema from records built for the same synthetic pap
 per-source limits are shared through Redis as in production. Figures: requests per paper
 against the fewest the APIs allow (bench/sync_needs.py), the busiest one-second window per
 source against its limit, wall time against the ceiling the limits imply, and the worker's peak
-memory (main process and pool children) against its idle footprint.
+memory (main process and pool children) against its idle footprint. Then 1% of the papers'
+update notices are switched upstream (issued or withdrawn) and a second sync runs: its requests
+against the first's (notices come in the answers a sync asks for anyway), and whether the
+notices stored are exactly upstream's.
 
 Alone, it builds only the papers it needs (no pages) in a throwaway SQLite database under
 var/bench/. The worker's Redis database (its queue, the rate-limit pacing and the shared
@@ -129,7 +132,7 @@ def measure(work_dir: Path, env: dict[str, str]) -> list[Figure]:
     from tests.standin.server import busiest_window
 
     from .sync_needs import ceiling_seconds, per_period, requests_needed
-    from .upstream_catalog import synthetic_catalog
+    from .upstream_catalog import expected_notices, synthetic_catalog
     from .upstream_process import UpstreamProcess
     from .worker import MemoryPeak, Worker
 
@@ -172,8 +175,16 @@ def measure(work_dir: Path, env: dict[str, str]) -> list[Figure]:
                 wall = time.monotonic() - started
                 peak.stop()
             final = worker.memory()
-        arrivals = upstream.arrivals()
+            arrivals = upstream.arrivals()
+            notices_first = _notices_match(expected_notices(papers))
+            flipped = upstream.flip_notices()
+            started = time.monotonic()
+            second_run = _run_to_finish(producer, queue, worker)
+            second_wall = time.monotonic() - started
+            notices_second = _notices_match(expected_notices(papers, flipped_once=True))
+            both = upstream.arrivals()
     (work_dir / "sync-arrivals.json").write_text(json.dumps(arrivals))
+    second = {source: len(both[source]) - len(arrivals[source]) for source in SOURCE_URL_ENV}
     made = {source: len(arrivals[source]) for source in SOURCE_URL_ENV}
     busiest = {source: busiest_window(arrivals[source]) for source in SOURCE_URL_ENV}
     producer.close()
@@ -235,6 +246,26 @@ def measure(work_dir: Path, env: dict[str, str]) -> list[Figure]:
             note=f"from sending sync_all to the run finished; {run_note}",
         )
     )
+    first_total, second_total = total, sum(second.values())
+    figures.append(
+        Figure(
+            name="sync: second/first requests (1% of notices flipped)",
+            unit="x",
+            value=second_total / first_total if first_total else None,
+            baseline=first_total,
+            baseline_name="requests of the first sync",
+            target="<= 2.0",
+            holds=second_run.status == "finished"
+            and bool(first_total)
+            and second_total <= 2 * first_total
+            and notices_first[0]
+            and notices_second[0],
+            note=f"{second_total} requests ("
+            + ", ".join(f"{s} {second[s]}" for s in SOURCE_URL_ENV)
+            + f") in {second_wall:.1f} s after switching {flipped} papers' notices; notices "
+            f"stored {notices_first[1]} then {notices_second[1]}",
+        )
+    )
     per_process = ", ".join(
         f"{pid}: {p['hwm_mb']:.0f}" for pid, p in sorted(final.processes.items())
     )
@@ -254,6 +285,17 @@ def measure(work_dir: Path, env: dict[str, str]) -> list[Figure]:
         )
     )
     return figures
+
+
+def _notices_match(expected: set[tuple[str, str, str]]) -> tuple[bool, str]:
+    """Whether the notices stored are exactly `expected`, and a note saying how many."""
+    from cms.papers.models import PaperNotice
+
+    stored = set(PaperNotice.objects.values_list("paper__title", "update_type", "source"))
+    if stored == expected:
+        return True, f"{len(stored)} (as upstream)"
+    missing, extra = len(expected - stored), len(stored - expected)
+    return False, f"{len(stored)} ({missing} missing, {extra} extra)"
 
 
 def main() -> None:

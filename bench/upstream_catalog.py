@@ -7,17 +7,61 @@ OpenAlex's inverted-index abstracts, URL ids and same-titled preprints, Semantic
 `null` for papers it lacks. USENIX papers have no DOI anywhere and no Crossref record. No source
 lacks a paper it would have to find by title (or among a batch's answers): synthetic titles
 differ in little but their number, so the matcher would rightly take a sibling for it.
+
+Every 50th paper has an update notice upstream, as Crossref's `updated-by` lists them
+(tests/fixtures/crossref/works_notices.json): by turns a retraction from Retraction Watch (which
+OpenAlex flags `is_retracted` too), a publisher's correction, and an expression of concern in
+an older answer's shape (no `source`). `flip_notices` switches 1% of papers' notices on or off
+between two syncs, as upstream sees notices issued and withdrawn.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC, datetime
 
 from tests.standin import Catalog
 
 from .synthetic_papers import CONTAINER_TITLE, DBLP_STREAM, S2_VENUE, SyntheticPaper
 
 NSDI_SOURCE = "Symposium on Networked Systems Design and Implementation"
+NOTICE_EVERY = 50  # papers with an update notice upstream: every 50th
+NOTICE_KINDS = ("retraction", "correction", "expression_of_concern")
+
+
+def has_notice(paper: SyntheticPaper) -> bool:
+    """Whether the paper's notice is listed upstream before any `flip_notices`."""
+    return paper.number % NOTICE_EVERY == 0
+
+
+def flipped(paper: SyntheticPaper) -> bool:
+    """The 1% of papers `flip_notices` switches: half lose their notice, half gain one."""
+    return paper.number % 200 in (0, 101)
+
+
+def notice_kind(paper: SyntheticPaper) -> str:
+    return NOTICE_KINDS[(paper.number // NOTICE_EVERY) % len(NOTICE_KINDS)]
+
+
+def updated_by(paper: SyntheticPaper) -> list[dict]:
+    """The paper's Crossref `updated-by`: one notice, by turns of each kind and source."""
+    kind = notice_kind(paper)
+    day = datetime(paper.year, 1 + paper.number % 12, 1 + paper.number % 28, tzinfo=UTC)
+    notice = {
+        "DOI": f"10.5555/notice.{paper.number:05d}",
+        "type": kind,
+        "label": kind.replace("_", " ").capitalize(),
+        "updated": {
+            "date-parts": [[day.year, day.month, day.day]],
+            "date-time": day.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "timestamp": int(day.timestamp() * 1000),
+        },
+    }
+    if kind == "retraction":
+        notice.update({"source": "retraction-watch", "record-id": str(60000 + paper.number)})
+    elif kind == "correction":
+        notice["source"] = "publisher"
+    return [notice]
 
 
 def _container(paper: SyntheticPaper) -> str:
@@ -97,6 +141,7 @@ def crossref_work(paper: SyntheticPaper) -> dict:
         "page": paper.pages,
         "prefix": paper.doi.split("/", 1)[0],
         "URL": f"https://doi.org/{paper.doi}",
+        **({"updated-by": updated_by(paper)} if has_notice(paper) else {}),
     }
 
 
@@ -178,6 +223,7 @@ def openalex_works(paper: SyntheticPaper) -> list[dict]:
             "abstract_inverted_index": index if n % 5 else None,
             "primary_location": primary,
             "locations": locations,
+            "is_retracted": has_notice(paper) and notice_kind(paper) == "retraction",
         }
     ]
     if paper.arxiv_id and n % 2 == 0:
@@ -190,6 +236,7 @@ def openalex_works(paper: SyntheticPaper) -> list[dict]:
                 "doi": arxiv_doi,
                 "publication_year": paper.year - 1,
                 "type": "preprint",
+                "is_retracted": False,
                 "ids": {"openalex": preprint_id, "doi": arxiv_doi},
                 "primary_location": locations[-1],
                 "locations": locations[-1:],
@@ -224,6 +271,44 @@ def semantic_scholar_paper(paper: SyntheticPaper) -> dict:
             else {"url": "", "status": None}
         ),
     }
+
+
+def flip_notices(catalog: Catalog, papers: Iterable[SyntheticPaper]) -> int:
+    """Switch the notice of the `flipped` papers upstream (on if it was off, off if on): their
+    Crossref `updated-by` and OpenAlex's `is_retracted`; how many papers were switched."""
+    count = 0
+    for paper in papers:
+        if not flipped(paper):
+            continue
+        count += 1
+        listed = paper.doi and "updated-by" in catalog.crossref_by_doi[paper.doi]
+        retracted = catalog.openalex_by_id[paper.openalex_id]["is_retracted"]
+        on = not (listed or retracted)
+        if paper.doi:
+            catalog.set_notices(paper.doi, updated_by(paper) if on else [])
+        catalog.openalex_by_id[paper.openalex_id]["is_retracted"] = (
+            on and notice_kind(paper) == "retraction"
+        )
+    return count
+
+
+def expected_notices(
+    papers: Iterable[SyntheticPaper], *, flipped_once: bool = False
+) -> set[tuple[str, str, str]]:
+    """(title, type, source) of every notice a sync should find for `papers`: Crossref's for
+    papers with a DOI (an expression of concern without `source` is the publisher's), OpenAlex's
+    flag for a retracted paper Crossref does not hold; after one `flip_notices` if asked."""
+    expected = set()
+    for paper in papers:
+        if has_notice(paper) == (flipped_once and flipped(paper)):
+            continue
+        kind = notice_kind(paper)
+        if paper.doi:
+            source = "retraction-watch" if kind == "retraction" else "publisher"
+            expected.add((paper.title, kind, source))
+        elif kind == "retraction":
+            expected.add((paper.title, "retraction", "openalex"))
+    return expected
 
 
 def synthetic_catalog(papers: Iterable[SyntheticPaper]) -> Catalog:

@@ -17,14 +17,17 @@ def _serve(numbers: Sequence[int], latency: float, connection) -> None:
     from tests.standin import Upstream
 
     from .synthetic_papers import synthetic_paper
-    from .upstream_catalog import synthetic_catalog
+    from .upstream_catalog import flip_notices, synthetic_catalog
 
-    catalog = synthetic_catalog(synthetic_paper(number) for number in numbers)
+    papers = [synthetic_paper(number) for number in numbers]
+    catalog = synthetic_catalog(papers)
     with Upstream(catalog, latency=latency) as upstream:
         connection.send(upstream.server.server_address[1])
         while (message := connection.recv()) != "stop":
             if message == "arrivals":
                 connection.send({s: [e.at for e in upstream.requests_to(s)] for s in SOURCES})
+            elif message == "flip-notices":
+                connection.send(flip_notices(catalog, papers))
 
 
 class UpstreamProcess:
@@ -57,4 +60,10 @@ class UpstreamProcess:
     def arrivals(self) -> dict[str, list[float]]:
         """Every request's arrival time (time.time()), per source."""
         self._connection.send("arrivals")
+        return self._connection.recv()
+
+    def flip_notices(self) -> int:
+        """Switch 1% of the papers' update notices upstream (upstream_catalog.flip_notices);
+        how many papers were switched."""
+        self._connection.send("flip-notices")
         return self._connection.recv()

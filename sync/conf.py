@@ -23,6 +23,12 @@ DEFAULT_PRECEDENCE: dict[str, list[str]] = {
     "openalex_id": ["openalex"],
     "semantic_scholar_id": ["semanticscholar"],
     "arxiv_id": ["semanticscholar", "openalex", "dblp"],
+    # A published work's preprint: Crossref's `has-preprint` relation (or a preprint's own DOI),
+    # OpenAlex's repository location.
+    "preprint_doi": ["crossref", "openalex", "semanticscholar"],
+    # Update notices: Crossref's `updated-by` (publishers, Retraction Watch), then OpenAlex's
+    # `is_retracted` flag for what Crossref does not hold (merge.plan_notices).
+    "notices": ["crossref", "openalex"],
 }
 
 DEFAULTS = {

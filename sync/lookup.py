@@ -31,7 +31,7 @@ from .errors import SourceError
 from .fetching import Fetch
 from .identifiers import DBLP, DOI, TITLE, Identifier, recognise, venue_for, venue_of_dblp_key
 from .matching import normalize_title, title_score
-from .merge import ID_FIELDS, FieldChange, plan_changes
+from .merge import ID_FIELDS, NOTICES, FieldChange, plan_changes
 from .selectors import existing_paper
 from .sources import get_sources
 from .sources.base import PaperQuery, PaperRecord, Source
@@ -45,6 +45,7 @@ EMPTY_PAPER = {
     "authors": [],
     "affiliations": [],
     "links": [],
+    NOTICES: [],
 }
 
 
@@ -122,6 +123,7 @@ def look_up(text: str | Identifier, *, timeout: float | None = None) -> Found:
     found.records = {name: _pick(records) for name, records in found_by.items() if records}
     if not found.records:
         raise NotFound(_nothing_found(identifier, unanswered))
+    _follow_version_of_record(found, sources, deadline)
     _identify(found)
     if found.existing_id:
         return found
@@ -165,6 +167,34 @@ def _resolve(
     return found, unanswered
 
 
+def _follow_version_of_record(found: Found, sources: list[Source], deadline: float) -> None:
+    """When every record found is a preprint's (an arXiv id, a preprint server's DOI) and one
+    of them names its published version (Crossref `is-preprint-of`, OpenAlex's published
+    location), look that version's DOI up too: the paper is added as published (its DOI, venue
+    and year). A source's published record replaces its preprint's, whose DOI it keeps as the
+    paper's preprint DOI (the preprint the editor had in hand)."""
+    if any(not record.is_preprint for record in found.records.values()):
+        return
+    published = next(
+        (r.version_of_record_doi for r in found.records.values() if r.version_of_record_doi), ""
+    )
+    if not published:
+        return
+    asked = [source for source in sources if source.name not in found.unanswered]
+    found_by, unanswered = _resolve(asked, Identifier(DOI, published), deadline)
+    for name, records in found_by.items():
+        record = next((r for r in records if not r.is_preprint), None)
+        if record is None:
+            continue
+        preprint = found.records.get(name)
+        if preprint is not None:
+            record = dataclasses.replace(record, preprint_doi=preprint.doi)
+        found.records[name] = record
+    found.unanswered.update(
+        {name: message for name, message in unanswered.items() if name not in found.records}
+    )
+
+
 def _pick(records: list[PaperRecord]) -> PaperRecord:
     """The record an id names: the published version before a preprint."""
     return next((record for record in records if not record.is_preprint), records[0])
@@ -201,7 +231,13 @@ def _ids(found: Found) -> dict[str, str]:
             ids.setdefault(name, value)
         if record.doi and not record.is_preprint:
             ids.setdefault("doi", record.doi)
-    if found.identifier.kind in (DOI, DBLP):
+    for record in found.records.values():  # else a preprint's published version
+        if record.version_of_record_doi:
+            ids.setdefault("doi", record.version_of_record_doi)
+    preprints = {record.doi for record in found.records.values() if record.is_preprint}
+    if found.identifier.kind == DBLP or (
+        found.identifier.kind == DOI and found.identifier.value not in preprints
+    ):
         ids[found.identifier.kind] = found.identifier.value
     return ids
 
@@ -288,7 +324,11 @@ def _nothing_found(identifier: Identifier, unanswered: dict[str, str]) -> str:
 
 def shown_fields(found: Found) -> list[tuple[str, str, str]]:
     """The merged record as an editor reads it before saving: (field, value, source) rows."""
-    labels = dict(LOCKABLE_FIELDS)
+    labels = {
+        **dict(LOCKABLE_FIELDS),
+        "preprint_doi": _("Preprint DOI"),
+        NOTICES: _("Update notices"),
+    }
     names = {source.name: source.display_name for source in get_sources()}
     title_source = next((c.source for c in found.changes if c.field == "title"), "")
     rows = [
@@ -304,6 +344,11 @@ def shown_fields(found: Found) -> list[tuple[str, str, str]]:
             value = ", ".join(author["name"] for author in value)
         elif change.field == "links":
             value = " ".join(link["url"] for link in value)
+        elif change.field == NOTICES:
+            value = "; ".join(
+                " ".join(filter(None, (n["label"], n["date"], n["doi"] and f"({n['doi']})")))
+                for n in value
+            )
         elif isinstance(value, list):
             value = "; ".join(map(str, value))
         label = str(labels.get(change.field, change.field))

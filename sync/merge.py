@@ -4,6 +4,9 @@
 to change. The highest-precedence source that has a value wins; if a source ranked above it
 failed for this paper, the field is left alone rather than flip to a lower-ranked value.
 Locked fields are never planned. Nothing new means an empty plan, and then nothing is written.
+
+Update notices (retractions, corrections...) are planned apart, by `plan_notices`: they are a
+set, not a value, and a source that answered for the paper says which of them still hold.
 """
 
 from __future__ import annotations
@@ -14,12 +17,23 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from cms.papers.locks import PROVENANCE_LOCKED_BY
+from cms.papers.models import PaperNotice
 
 from .conf import precedence
 from .matching import normalize_title
-from .sources.base import AuthorRecord, PaperRecord
+from .sources.base import AuthorRecord, NoticeRecord, PaperRecord
 
-ID_FIELDS = ("doi", "dblp_key", "openalex_id", "semantic_scholar_id", "arxiv_id")
+ID_FIELDS = ("doi", "dblp_key", "openalex_id", "semantic_scholar_id", "arxiv_id", "preprint_doi")
+NOTICES = "notices"
+# The notice OpenAlex's `is_retracted` stands for while Crossref names no retraction itself.
+OPENALEX_RETRACTION = {
+    "doi": "",
+    "type": "retraction",
+    "label": "Retracted",
+    "source": PaperNotice.Source.OPENALEX.value,
+    "record_id": "",
+    "date": None,
+}
 
 
 @dataclass(frozen=True)
@@ -121,6 +135,70 @@ def _plan_authors(current: dict[str, Any], records, unavailable, locked) -> list
     return changes
 
 
+def notice_as_plain(notice: NoticeRecord) -> dict[str, Any]:
+    """A source's notice as `plan_notices` compares it (and a PaperChange stores it)."""
+    return {
+        "doi": notice.doi,
+        "type": notice.type,
+        "label": notice.label,
+        "source": notice.source,
+        "record_id": notice.record_id,
+        "date": notice.date.isoformat() if notice.date else None,
+    }
+
+
+def notice_key(notice: dict[str, Any]) -> tuple[str, str, str]:
+    """What tells two notices of a paper apart (the PaperNotice unique constraint)."""
+    return notice["doi"], notice["type"], notice["source"]
+
+
+def _in_order(notices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(notices, key=lambda n: (n["date"] or "", n["source"], n["type"], n["doi"]))
+
+
+def _answered(source: str, records: dict[str, PaperRecord], unavailable) -> PaperRecord | None:
+    """`source`'s record when it answered for the paper this time and takes part in notices."""
+    if source in unavailable or source not in precedence(NOTICES):
+        return None
+    return records.get(source)
+
+
+def plan_notices(
+    current: list[dict[str, Any]],
+    records: dict[str, PaperRecord],
+    unavailable: set[str] = frozenset(),
+) -> FieldChange | None:
+    """The paper's notices after this sync, or None when they stay as they are.
+
+    A Crossref answer that found the work lists every notice it knows (`updated-by`, publishers'
+    and Retraction Watch's), so it replaces the notices it gave before: one gone from it was
+    withdrawn upstream. A Crossref that failed, or did not find the work, removes nothing.
+    OpenAlex's `is_retracted` adds one "openalex" retraction, or removes it when it answers
+    false, only while Crossref names no retraction itself.
+    """
+    listed = [n for n in current if n["source"] != OPENALEX_RETRACTION["source"]]
+    flagged = [n for n in current if n["source"] == OPENALEX_RETRACTION["source"]]
+    changed_by = ""
+    crossref = _answered("crossref", records, unavailable)
+    if crossref is not None and crossref.notices is not None:
+        new = [notice_as_plain(n) for n in crossref.notices]
+        if _in_order(new) != _in_order(listed):
+            changed_by = "crossref"
+        listed = new
+    openalex = _answered("openalex", records, unavailable)
+    if any(n["type"] in PaperNotice.RETRACTING for n in listed):
+        new_flags = []  # Crossref's own notice says more (its DOI, date, label)
+    elif openalex is not None and openalex.is_retracted is not None:
+        new_flags = [dict(OPENALEX_RETRACTION)] if openalex.is_retracted else []
+    else:
+        new_flags = flagged
+    if _in_order(new_flags) != _in_order(flagged):
+        changed_by = changed_by or "openalex"
+    if not changed_by:
+        return None
+    return FieldChange(NOTICES, _in_order(current), _in_order(listed + new_flags), changed_by)
+
+
 def plan_changes(
     current: dict[str, Any],
     records: dict[str, PaperRecord],
@@ -133,8 +211,10 @@ def plan_changes(
     scalar_fields = {
         "title": lambda r: r.title,
         "abstract": lambda r: r.abstract,
-        "doi": lambda r: "" if r.is_preprint else r.doi,
+        # A preprint's DOI names the preprint: the paper's is its published version's.
+        "doi": lambda r: r.version_of_record_doi if r.is_preprint else r.doi,
         **{name: (lambda r, name=name: r.ids.get(name, "")) for name in ID_FIELDS[1:]},
+        "preprint_doi": lambda r: r.doi if r.is_preprint else r.preprint_doi,
     }
     for field, value_of in scalar_fields.items():
         if field in locked:
@@ -156,4 +236,7 @@ def plan_changes(
                     first_source = first_source or source
         if first_source:  # editors' links are kept; sources only add
             changes.append(FieldChange("links", current["links"], links, first_source))
+    notices = plan_notices(current[NOTICES], records, unavailable)  # never locked: no editor
+    if notices is not None:  # sets them by hand
+        changes.append(notices)
     return [c for c in changes if PROVENANCE_LOCKED_BY.get(c.field) not in locked]

@@ -11,7 +11,7 @@ from typing import Any
 from cms.papers.models import Paper, PaperAuthor
 
 from .matching import normalize_title
-from .merge import ID_FIELDS
+from .merge import ID_FIELDS, NOTICES
 from .models import PaperSyncState
 from .sources.base import PaperQuery
 
@@ -34,6 +34,17 @@ def paper_snapshot(paper: Paper) -> dict[str, Any]:
         ],
         "affiliations": [a.name for a in paper.affiliations.all()],
         "links": [{"label": link.label, "url": link.url} for link in paper.links.all()],
+        NOTICES: [
+            {
+                "doi": notice.notice_doi,
+                "type": notice.update_type,
+                "label": notice.label,
+                "source": notice.source,
+                "record_id": notice.record_id,
+                "date": notice.updated_on.isoformat() if notice.updated_on else None,
+            }
+            for notice in paper.notices.all()
+        ],
     }
 
 

@@ -14,7 +14,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import nullcontext
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -23,16 +23,16 @@ from django.utils import timezone
 from wagtail.search.index import insert_or_update_object
 
 from cms.ops.db import serialize_transactions, update_rows
-from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink
+from cms.papers.models import Paper, PaperAffiliation, PaperAuthor, PaperLink, PaperNotice
 from cms.papers.one_line import one_line
 from cms.papers.serializers import PAPER_PREFETCH
-from cms.papers.signals import papers_changed
+from cms.papers.signals import notices_added, papers_changed
 
 from . import owed, runs
 from .conf import sync_setting
 from .fetching import Fetch, PaperAnswers
 from .lookup import Found
-from .merge import ID_FIELDS, FieldChange, plan_changes
+from .merge import ID_FIELDS, NOTICES, FieldChange, plan_changes
 from .models import PaperChange, PaperSyncState, SyncError, SyncRun
 from .selectors import existing_paper, paper_queries, paper_snapshot
 from .sources import display_name
@@ -163,18 +163,66 @@ def _link(paper: Paper, order: int, link: dict) -> PaperLink:
     )
 
 
+@dataclasses.dataclass
+class _NoticeWrites:
+    gone: list[int] = dataclasses.field(default_factory=list)
+    updated: list[PaperNotice] = dataclasses.field(default_factory=list)
+    added: list[PaperNotice] = dataclasses.field(default_factory=list)
+
+    def write(self) -> list[int]:
+        """Write them; the ids of the notices added."""
+        if self.gone:
+            PaperNotice.objects.filter(pk__in=self.gone).delete()
+        update_rows(PaperNotice, self.updated, ["label", "record_id", "updated_on"])
+        return [row.pk for row in PaperNotice.objects.bulk_create(self.added)]
+
+
+def _notice_values(notice: dict) -> dict:
+    """A planned notice as PaperNotice field values (the key fields with the rest)."""
+    return {
+        "notice_doi": notice["doi"][:200],
+        "update_type": notice["type"][:40],
+        "label": notice["label"][:100],
+        "source": notice["source"][:40],
+        "record_id": notice["record_id"][:40],
+        "updated_on": date.fromisoformat(notice["date"]) if notice["date"] else None,
+    }
+
+
+def _replace_notices(paper: Paper, new: list[dict], now, notices: _NoticeWrites) -> None:
+    """Plan the paper's notice rows: those whose notice left go, new ones are added (first seen
+    now), and the rows kept keep their acknowledgement and e-mail time (their label or date
+    follow the source)."""
+    rows = {(row.notice_doi, row.update_type, row.source): row for row in paper.notices.all()}
+    wanted = {
+        (values["notice_doi"], values["update_type"], values["source"]): values
+        for values in map(_notice_values, new)
+    }
+    notices.gone += [row.pk for key, row in rows.items() if key not in wanted]
+    for key, values in wanted.items():
+        row = rows.get(key)
+        if row is None:
+            notices.added.append(PaperNotice(paper=paper, first_seen_at=now, **values))
+        elif any(getattr(row, name) != value for name, value in values.items()):
+            for name, value in values.items():
+                setattr(row, name, value)
+            notices.updated.append(row)
+
+
 def apply_changes(*, items: list[_Planned], run: SyncRun | None, fetched_at: str) -> None:
     """Write the planned changes of `items` with provenance. Call inside a transaction.
 
-    Rows are written in bulk, which sends no model signals, so the two things that listen to
-    paper writes are called here: the search index (for papers whose indexed fields changed)
-    and the API's content version (once).
+    Rows are written in bulk, which sends no model signals, so the things that listen to
+    paper writes are called here: the search index (for papers whose indexed fields changed),
+    the API's content version (once), and, once the transaction commits, whoever tells
+    editors of new update notices.
     """
     now = timezone.now()
     papers, fields = [], {"provenance", "updated_at"}
     author_updates: list[PaperAuthor] = []
     new_rows: dict[type, list] = {PaperAuthor: [], PaperAffiliation: [], PaperLink: []}
     gone_authors: list[int] = []
+    notices = _NoticeWrites()
     reindex: list[Paper] = []
     for item in items:
         if not item.changes:
@@ -199,6 +247,8 @@ def apply_changes(*, items: list[_Planned], run: SyncRun | None, fetched_at: str
             elif change.field == "links":
                 current = [{"label": link.label, "url": link.url} for link in paper.links.all()]
                 new_rows[PaperLink] += _replace_rows(PaperLink, paper, current, change.new, _link)
+            elif change.field == NOTICES:
+                _replace_notices(paper, change.new, now, notices)
         paper.provenance = provenance
         paper.updated_at = now
         papers.append(paper)
@@ -216,6 +266,7 @@ def apply_changes(*, items: list[_Planned], run: SyncRun | None, fetched_at: str
     )
     for model, rows in new_rows.items():
         model.objects.bulk_create(rows)
+    added = notices.write()
     for paper in reindex:
         insert_or_update_object(paper)
     if run is not None:
@@ -236,6 +287,8 @@ def apply_changes(*, items: list[_Planned], run: SyncRun | None, fetched_at: str
         paper_ids=[paper.pk for paper in papers],
         fields={paper.pk: written[paper.pk] for paper in papers},
     )
+    if added:  # only once they are there for whoever reads them
+        transaction.on_commit(partial(notices_added.send, sender=Paper, notice_ids=added))
 
 
 def retry_note(not_before: datetime | None) -> str:
@@ -474,7 +527,7 @@ def _plan_chunk(
 ) -> list[_Planned]:
     """The chunk's papers as they are now (their rows locked for the write when `lock`), each
     with the changes its sources' answers make; papers deleted meanwhile are left out."""
-    papers = Paper.objects.prefetch_related(*PAPER_PREFETCH).order_by("pk")
+    papers = Paper.objects.prefetch_related(*PAPER_PREFETCH, NOTICES).order_by("pk")
     if lock:
         papers = papers.select_for_update()
     found = papers.in_bulk([answers.paper_id for answers in answered])

@@ -4,11 +4,18 @@ API: https://api.crossref.org/swagger-ui/index.html (`/works`, `filter=doi:A,doi
 filters of one name are ORed - and `query.bibliographic`), polite pool via `mailto`. Quirks
 handled: `title` is a list; dates are `date-parts` that may be `[[null]]`; abstracts are JATS XML;
 ORCIDs are URLs; preprints are type `posted-content`.
+
+Update notices come in the same answers: `updated-by` lists the notices that update a work
+(publishers' Crossmark notices and, since 2025, Retraction Watch's: each with the notice's DOI,
+`type`, `label`, `source`, `updated.date-parts` and for Retraction Watch a `record-id`), so
+reading them costs no request. `relation` relates a preprint to its published version
+(`is-preprint-of` / `has-preprint`, items `{"id-type": "doi", "id": ...}`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date
 from functools import partial
 from typing import Any
 from urllib.parse import quote
@@ -23,7 +30,15 @@ from ..text import (
     clean_text,
     clean_title,
 )
-from .base import AuthorRecord, FetchResult, PaperQuery, PaperRecord, Source, chunks
+from .base import (
+    AuthorRecord,
+    FetchResult,
+    NoticeRecord,
+    PaperQuery,
+    PaperRecord,
+    Source,
+    chunks,
+)
 
 WORKS_PATH = "/works"
 # DOIs per filter request: Crossref asks for "between 5 and 20 queries" per batched lookup, and
@@ -32,7 +47,13 @@ DOI_BATCH = 20
 # Crossref splits `filter` at commas and documents no escape: a DOI holding one is asked for
 # alone, at the work's own address (`/works/{doi}`, "/" left as it is, as Crossref asks).
 FILTER_SEPARATORS = ","
-SELECT = "DOI,title,author,abstract,issued,published,type,subtype,URL,container-title"
+SELECT = (
+    "DOI,title,author,abstract,issued,published,type,subtype,URL,container-title,"
+    "updated-by,relation"
+)
+# A notice without `source` is a publisher's: answers from before Retraction Watch's records
+# were added carry none.
+DEFAULT_NOTICE_SOURCE = "publisher"
 
 
 class CrossrefSource(Source):
@@ -138,6 +159,7 @@ class CrossrefSource(Source):
                 )
             )
         doi = bare_doi(work.get("DOI"))
+        relation = work.get("relation") if isinstance(work.get("relation"), dict) else {}
         return PaperRecord(
             source=self.name,
             title=title,
@@ -149,6 +171,10 @@ class CrossrefSource(Source):
             links=[("DOI", f"https://doi.org/{doi}")] if doi else [],
             venue=clean_text(" ".join(work.get("container-title") or [])),
             is_preprint=work.get("type") == "posted-content" or work.get("subtype") == "preprint",
+            # Asked for in every answer: a work without `updated-by` has no notices.
+            notices=notices_of(work.get("updated-by")),
+            version_of_record_doi=related_doi(relation, "is-preprint-of"),
+            preprint_doi=related_doi(relation, "has-preprint"),
         )
 
     @staticmethod
@@ -164,3 +190,55 @@ class CrossrefSource(Source):
 def fits_filter(doi: str) -> bool:
     """Whether `doi` can go into a `filter=doi:...` as it is."""
     return not any(char in doi for char in FILTER_SEPARATORS)
+
+
+def notices_of(entries: Any) -> list[NoticeRecord]:
+    """A work's `updated-by` as notices, one per (DOI, type, source); entries without a
+    `type` are skipped, and a date that cannot be read is None."""
+    notices: dict[tuple[str, str, str], NoticeRecord] = {}
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        kind = notice_type(entry.get("type"))
+        if not kind:
+            continue
+        source = clean_text(entry.get("source")).lower() or DEFAULT_NOTICE_SOURCE
+        doi = bare_doi(entry.get("DOI"))
+        label = clean_text(entry.get("label")) or kind.replace("_", " ").capitalize()
+        notices.setdefault(
+            (doi, kind, source),
+            NoticeRecord(
+                doi=doi,
+                type=kind,
+                label=label[:100],
+                source=source[:40],
+                record_id=str(entry.get("record-id") or "")[:40],
+                date=notice_date(entry.get("updated")),
+            ),
+        )
+    return list(notices.values())
+
+
+def notice_type(value: Any) -> str:
+    """Crossref's update type as stored: lower case, `_` for `-` ("Expression-of-concern")."""
+    return clean_text(value).lower().replace("-", "_").replace(" ", "_")[:40] if value else ""
+
+
+def notice_date(updated: Any) -> date | None:
+    """`updated.date-parts` as a date when it names a whole, real day; else None."""
+    try:
+        year, month, day = updated["date-parts"][0][:3]
+        return date(year, month, day)
+    except (TypeError, KeyError, IndexError, ValueError):
+        return None
+
+
+def related_doi(relation: dict[str, Any], kind: str) -> str:
+    """The first DOI a work's `relation` lists under `kind`, bare; "" for none."""
+    items = relation.get(kind)
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and item.get("id-type") == "doi":
+            doi = bare_doi(str(item.get("id") or ""))
+            if doi:
+                return doi
+    return ""

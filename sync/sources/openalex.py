@@ -5,6 +5,11 @@ API: https://docs.openalex.org/api-entities/works (`/works?filter=doi:A|B` ORs u
 `api_key`/`mailto` parameters. Quirks handled: abstracts come only as an
 `abstract_inverted_index` (word -> positions); ids and DOIs are URLs; preprints are type
 `preprint`.
+
+`is_retracted` is OpenAlex's own flag (Retraction Watch's data among its inputs). A work's
+`locations` name its versions (`version`: submittedVersion, acceptedVersion, publishedVersion):
+a published work's preprint on a repository, or a preprint's published version at a journal
+or conference, gives the other's DOI.
 """
 
 from __future__ import annotations
@@ -40,8 +45,12 @@ MAX_PAGES = 5
 _WORD = re.compile(r"[^\W_]+")
 SELECT = (
     "id,doi,title,display_name,publication_year,type,authorships,abstract_inverted_index,"
-    "ids,primary_location,locations"
+    "ids,primary_location,locations,is_retracted"
 )
+# Where a published work's preprint lives, and where a preprint's published version does.
+PREPRINT_SOURCE_TYPES = frozenset({"repository"})
+PUBLISHED_SOURCE_TYPES = frozenset({"journal", "conference"})
+_ARXIV_ABS = re.compile(r"arxiv\.org/abs/([^?#]+?)(?:v\d+)?/?$", re.IGNORECASE)
 
 
 def abstract_from_inverted_index(index: dict[str, list[int]] | None) -> str:
@@ -190,10 +199,13 @@ class OpenAlexSource(Source):
         doi = bare_doi(work.get("doi"))
         if doi.startswith("10.48550/arxiv."):  # arXiv's own DOI names the preprint
             ids["arxiv_id"] = doi.removeprefix("10.48550/arxiv.")
-        for other in work.get("locations") or []:
-            url = (other or {}).get("landing_page_url") or ""
+        locations = [other for other in work.get("locations") or [] if isinstance(other, dict)]
+        for other in locations:
+            url = other.get("landing_page_url") or ""
             if "arxiv.org/abs/" in url:
                 ids.setdefault("arxiv_id", url.rsplit("/abs/", 1)[-1])
+        is_preprint = work.get("type") == "preprint"
+        retracted = work.get("is_retracted")
         return PaperRecord(
             source=self.name,
             title=title,
@@ -209,8 +221,45 @@ class OpenAlexSource(Source):
             ),
             links=links,
             venue=clean_text((location.get("source") or {}).get("display_name")),
-            is_preprint=work.get("type") == "preprint",
+            is_preprint=is_preprint,
+            is_retracted=retracted if isinstance(retracted, bool) else None,
+            version_of_record_doi=published_version_doi(locations) if is_preprint else "",
+            preprint_doi="" if is_preprint else preprint_version_doi(locations),
         )
+
+
+def _source_type(location: dict[str, Any]) -> str:
+    source = location.get("source")
+    return str(source.get("type") or "") if isinstance(source, dict) else ""
+
+
+def preprint_version_doi(locations: list[dict[str, Any]]) -> str:
+    """The DOI of the submitted version a repository holds (arXiv's own DOI for an arXiv
+    abstract page, else a doi.org landing page's), or ""."""
+    for location in locations:
+        if location.get("version") != "submittedVersion":
+            continue
+        if _source_type(location) not in PREPRINT_SOURCE_TYPES:
+            continue
+        url = str(location.get("landing_page_url") or "")
+        if arxiv := _ARXIV_ABS.search(url):
+            return f"10.48550/arxiv.{arxiv.group(1).lower()}"
+        if doi := bare_doi(url):
+            return doi
+    return ""
+
+
+def published_version_doi(locations: list[dict[str, Any]]) -> str:
+    """The DOI of the published version at a journal or conference (its doi.org landing
+    page), or ""."""
+    for location in locations:
+        if location.get("version") != "publishedVersion":
+            continue
+        if _source_type(location) not in PUBLISHED_SOURCE_TYPES:
+            continue
+        if doi := bare_doi(str(location.get("landing_page_url") or "")):
+            return doi
+    return ""
 
 
 def _results(data: Any) -> list:

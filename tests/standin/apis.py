@@ -2,8 +2,9 @@
 
 Envelopes and paging follow each API's documentation (and the recorded responses in
 tests/fixtures/): DBLP `/search/publ/api` (`q`, `h`, `f`; a single hit comes as an object, no
-`hit` key when nothing matched), Crossref `/works` (`filter=doi:A,doi:B` ORed, date filters,
-`query.bibliographic`, `rows`, `select`; and `/works/<DOI>`, one work), OpenAlex `/works`
+`hit` key when nothing matched), Crossref `/works` (`filter=doi:A,doi:B` ORed, `updates:A,updates:B`
+(the notices updating A or B, ORed alike), date filters, `query.bibliographic`, `rows`,
+`select`; and `/works/<DOI>`, one work), OpenAlex `/works`
 (`filter=doi:A|B`, `title.search:"phrase" OR "phrase"`, `publication_year:A-B`, `per-page`,
 `page`, `select`; and `/works/<W id>` or `/works/doi:<DOI>`, one work) and Semantic Scholar
 `/graph/v1` (`POST paper/batch` with `null` for unknown ids, `DOI:` and `ARXIV:` ids, and at
@@ -110,11 +111,13 @@ def crossref(catalog: Catalog, method: str, path: str, query: dict, body: bytes)
         }
     if path != "/works":
         return 404, {"status": "error", "message": "not found"}
-    dois, since, until = [], None, None
+    dois, updated, since, until = [], [], None, None
     for part in filter(None, _param(query, "filter").split(",")):
         name, _, value = part.partition(":")
         if name == "doi":
             dois.append(bare_doi(value))
+        elif name == "updates":
+            updated.append(bare_doi(value))
         elif name == "from-pub-date":
             since = int(value[:4])
         elif name == "until-pub-date":
@@ -123,6 +126,8 @@ def crossref(catalog: Catalog, method: str, path: str, query: dict, body: bytes)
             return 400, {"status": "failed", "message-type": "validation-failure", "message": []}
     if dois:
         items = [catalog.crossref_by_doi[doi] for doi in dois if doi in catalog.crossref_by_doi]
+    elif updated:
+        items = list({id(w): w for doi in updated for w in catalog.crossref_updates[doi]}.values())
     else:
         wanted = words(_param(query, "query.bibliographic"))
         items = [work for title, work in catalog.crossref_words if title == wanted]

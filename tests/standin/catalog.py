@@ -68,6 +68,25 @@ class Catalog:
             (words(hit["info"].get("title")), hit)
             for hit in [*self.dblp_other, *(h for hits in self.dblp.values() for h in hits)]
         ]
+        # Crossref's `filter=updates:{DOI}`: the notices whose `update-to` names a DOI.
+        self.crossref_updates: dict[str, list[dict]] = defaultdict(list)
+        for work in self.crossref:
+            for update in work.get("update-to") or []:
+                self.crossref_updates[bare_doi(update.get("DOI"))].append(work)
+
+    def set_notices(self, doi: str, notices: list[dict[str, Any]] | None) -> None:
+        """Crossref's `updated-by` of the work `doi` from now on (entries in Crossref's schema);
+        empty or None removes it, as Crossref leaves the key out of a work nothing updates."""
+        work = self.crossref_by_doi[bare_doi(doi)]
+        if notices:
+            work["updated-by"] = [dict(notice) for notice in notices]
+        else:
+            work.pop("updated-by", None)
+
+    def set_retracted(self, doi: str, retracted: bool) -> None:
+        """OpenAlex's `is_retracted` of the works with DOI `doi` from now on."""
+        for work in self.openalex_by_doi[bare_doi(doi)]:
+            work["is_retracted"] = retracted
 
 
 def _first(value: Any) -> str:

@@ -56,3 +56,28 @@ def lookup_catalog() -> Catalog:
     catalog.semanticscholar += load("semanticscholar/batch_lookup.json")
     catalog.index()
     return catalog
+
+
+def notices_fixture() -> list[dict]:
+    """The recorded Crossref works of tests/fixtures/crossref/works_notices.json."""
+    return load("crossref/works_notices.json")["message"]["items"]
+
+
+def recorded_notices(doi: str) -> list[dict]:
+    """The `updated-by` entries the recorded answer lists for the work `doi`."""
+    return next(work for work in notices_fixture() if work["DOI"] == doi)["updated-by"]
+
+
+def notices_catalog() -> Catalog:
+    """The lookup catalog with the recorded notices: works updated by a retraction (Retraction
+    Watch's and the publisher's), a correction and an expression of concern, the notices
+    themselves (`update-to`), and a paper published at SIGCOMM with its arXiv and TechRxiv
+    preprints related to it; OpenAlex's answers flag ByteScale retracted."""
+    catalog = lookup_catalog()
+    crossref = {work["DOI"]: work for work in catalog.crossref}
+    crossref.update({work["DOI"]: work for work in notices_fixture()})
+    openalex = {work["id"]: work for work in catalog.openalex}
+    openalex.update({work["id"]: work for work in load("openalex/works_notices.json")["results"]})
+    catalog.crossref, catalog.openalex = list(crossref.values()), list(openalex.values())
+    catalog.index()
+    return catalog

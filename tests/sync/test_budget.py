@@ -10,8 +10,8 @@ import pytest
 from bench.scenario import create_papers
 from bench.sync_needs import requests_needed
 from bench.synthetic_papers import synthetic_paper
-from bench.upstream_catalog import synthetic_catalog
-from cms.papers.models import Paper
+from bench.upstream_catalog import expected_notices, flip_notices, synthetic_catalog
+from cms.papers.models import Paper, PaperNotice
 from sync import runs, services
 from sync.models import PaperChange, PaperSyncState, SyncRun
 from sync.politeness import reset_breakers, reset_pacing, reset_pauses
@@ -181,3 +181,28 @@ def test_two_papers_given_one_doi_get_it_once(synthetic, monkeypatch):
     assert [e["message"] for e in outcome.errors if e["source"] == "doi"] == [
         f"DOI {twin} already belongs to another paper"
     ]
+
+
+def notices_stored() -> set[tuple[str, str, str]]:
+    return set(PaperNotice.objects.values_list("paper__title", "update_type", "source"))
+
+
+def test_notices_come_in_the_answers_a_sync_asks_for_anyway(synthetic):
+    upstream, ids, papers = synthetic(range(400))
+    first = sync(ids)
+    assert notices_stored() == expected_notices(papers) and len(notices_stored()) == 8
+
+    assert flip_notices(upstream.catalog, papers) == 4  # 1% of the papers
+    before = {source: len(upstream.requests_to(source)) for source in SOURCES}
+    second = sync(ids)
+    made = {source: len(upstream.requests_to(source)) - before[source] for source in SOURCES}
+    assert notices_stored() == expected_notices(papers, flipped_once=True)
+    assert second.changed == len(notices_stored() ^ expected_notices(papers))
+    # Not one request more: Crossref and OpenAlex send notices in the answers they batch anyway
+    # (Semantic Scholar, which now knows the USENIX papers' ids, is asked less).
+    needed = requests_needed(papers, upstream.catalog)
+    assert {s: made[s] for s in ("dblp", "crossref", "openalex")} == {
+        s: needed[s] for s in ("dblp", "crossref", "openalex")
+    }
+    assert made == dict(second.requests)
+    assert sum(second.requests.values()) <= sum(first.requests.values())  # target: <= 2x
