@@ -98,7 +98,7 @@ def test_each_editor_reads_it_in_their_language(people, paper):
     by_address = {message.to[0]: message for message in mail.outbox}
     chinese = by_address["editor@example.com"]
     assert chinese.subject == "撤稿：A Paper Someone Recommended"  # noqa: RUF001
-    assert "同步程序找到這些論文新的更新聲明" in chinese.body and REPORT_URL in chinese.body
+    assert "同步程序找到這些論文新的更新通知" in chinese.body and REPORT_URL in chinese.body
     assert by_address["boss@example.com"].subject == "Retraction: A Paper Someone Recommended"
 
 
