@@ -6,6 +6,10 @@ the public API would show are listed (cms.api.visibility), so a draft, a private
 unpublished translation or an untranslated placeholder never reaches a feed. Each entry's
 `updated` is the digest's last publication, `published` its first, so a republished digest
 shows as updated.
+
+An entry whose paper was retracted, corrected or put under an expression of concern says so
+(cms.papers.notice_types): its title is prefixed, its summary links the notice, it gets the
+standing as a category, and it shows as updated when the notice was first seen.
 """
 
 from __future__ import annotations
@@ -18,19 +22,39 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import translation
 from django.utils.feedgenerator import Atom1Feed
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cms.api.prefetch import PREFETCHED_PARENT, attach_public_parents
 from cms.api.visibility import public_page_condition, public_rule
+from cms.papers import notice_types
 from cms.papers.citations import paper_url
+from cms.papers.parts import paper_parts
 from cms.papers.selectors import attach_paper_parts
 
 from .models import DigestPage
 from .sitemap import site_url
 
 FEED_LENGTH = 50
+
+# Per standing (cms.papers.notice_types): the title's prefix, the category, and the sentence
+# that opens the summary's paragraph on the notices.
+TITLE_PREFIXES = {
+    notice_types.RETRACTED: gettext_lazy("[Retracted] %(title)s"),
+    notice_types.CONCERN: gettext_lazy("[Expression of concern] %(title)s"),
+    notice_types.CORRECTED: gettext_lazy("[Corrected] %(title)s"),
+}
+CATEGORIES = {
+    notice_types.RETRACTED: gettext_lazy("Retracted"),
+    notice_types.CONCERN: gettext_lazy("Expression of concern"),
+    notice_types.CORRECTED: gettext_lazy("Corrected"),
+}
+STANDING_SENTENCES = {
+    notice_types.RETRACTED: gettext_lazy("This paper has been retracted."),
+    notice_types.CONCERN: gettext_lazy("The publisher has issued an expression of concern."),
+    notice_types.CORRECTED: gettext_lazy("This paper has been corrected."),
+}
 
 
 class DigestAtomFeed(Atom1Feed):
@@ -84,7 +108,10 @@ class DigestFeed(Feed):
         return digests
 
     def item_title(self, item: DigestPage) -> str:
-        return item.title
+        standing = paper_standing(item)
+        if standing is None:
+            return item.title
+        return TITLE_PREFIXES[standing] % {"title": item.title}
 
     def item_description(self, item: DigestPage) -> str:
         """The summary and the paper, as HTML (Django's Atom summaries are `type="html"`)."""
@@ -96,7 +123,7 @@ class DigestFeed(Feed):
             "venue": item.paper.venue,
             "year": item.paper.year,
         }
-        return summary + format_html("<p>{}</p>", paper)
+        return summary + format_html("<p>{}</p>", paper) + notices_paragraph(item)
 
     def item_link(self, item: DigestPage) -> str:
         return item.feed_link
@@ -109,16 +136,63 @@ class DigestFeed(Feed):
         return item.first_published_at
 
     def item_updateddate(self, item: DigestPage) -> datetime | None:
-        return item.last_published_at
+        """The last publication, or the first sight of a notice if later: feed readers show
+        an updated entry again."""
+        seen = paper_parts(item.paper).notices_seen_at if item.paper is not None else None
+        if seen is None or item.last_published_at is None:
+            return item.last_published_at or seen
+        return max(seen, item.last_published_at)
 
     def item_categories(self, item: DigestPage) -> list[str]:
         topic = getattr(item, PREFETCHED_PARENT, None)
         categories = [topic.title] if topic is not None else []
         if item.paper is not None:
             categories.append(item.paper.venue)
+        standing = paper_standing(item)
+        if standing is not None:
+            categories.append(str(CATEGORIES[standing]))
         return categories
 
     def item_extra_kwargs(self, item: DigestPage) -> dict[str, str | None]:
         if item.paper is None:
             return {}
         return {"paper_url": paper_url(item.paper), "paper_title": item.paper.title}
+
+
+def marking_notices(item: DigestPage) -> list[dict]:
+    """The notices of the digest's paper that mark it, most serious first."""
+    if item.paper is None:
+        return []
+    notices = notice_types.by_seriousness(paper_parts(item.paper).notices)
+    return [notice for notice in notices if notice_types.standing_of(notice["type"])]
+
+
+def paper_standing(item: DigestPage) -> str | None:
+    """Retracted, under concern or corrected: the most serious of the paper's notices."""
+    notices = marking_notices(item)
+    return notice_types.standing_of(notices[0]["type"]) if notices else None
+
+
+def notices_paragraph(item: DigestPage) -> str:
+    """`<p>This paper has been retracted. <a href="https://doi.org/…">Retraction (2010-02-06)</a>
+    ...</p>`: the standing, and a link to each notice that has an address."""
+    notices = marking_notices(item)
+    if not notices:
+        return ""
+    standing = notice_types.standing_of(notices[0]["type"])
+    links = [
+        (notice_types.notice_url(n["doi"]), notice_link_text(n))
+        for n in notices
+        if notice_types.notice_url(n["doi"])
+    ]
+    return format_html(
+        "<p>{}{}</p>",
+        STANDING_SENTENCES[standing],
+        format_html_join("", ' <a href="{}">{}</a>', links),
+    )
+
+
+def notice_link_text(notice: dict) -> str:
+    if notice["date"]:
+        return _("Read the notice (%(date)s)") % {"date": notice["date"]}
+    return _("Read the notice")

@@ -33,6 +33,7 @@ class PapersAPIViewSet(CitationNegotiationMixin, PublicAPIMixin, BaseAPIViewSet)
         "venue",
         "year",
         "doi",
+        "retracted",  # a list of papers says which not to rely on
     ]
 
     def get_queryset(self):

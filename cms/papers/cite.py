@@ -68,7 +68,7 @@ def citation_response(
     paper = papers_on_public_pages(request).filter(pk=paper_id).first()
     if paper is None:
         return JsonResponse({"message": _("No citable paper with this id.")}, status=404)
-    attach_paper_parts([paper])  # every format reads the authors and links: one query
+    attach_paper_parts([paper])  # authors, links and notices, read once for every format
     body = citations.render(paper, citation_format, style=style)
     media_type = media_type or citations.FORMATS[citation_format].media_type
     response = HttpResponse(body, content_type=f"{media_type}; charset=utf-8")

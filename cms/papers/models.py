@@ -14,6 +14,7 @@ from wagtail.api import APIField
 from wagtail.models import Orderable
 from wagtail.search import index
 
+from . import notice_types
 from .forms import PaperForm
 from .one_line import has_breaking_characters, validate_one_line
 from .serializers import PaperPartField
@@ -145,6 +146,10 @@ class Paper(index.Indexed, ClusterableModel):
         APIField("links", serializer=PaperPartField("links")),
         APIField("abstract", serializer=PaperPartField("abstract")),
         APIField("provenance", serializer=PaperPartField("provenance")),
+        APIField("retracted", serializer=PaperPartField("retracted")),
+        APIField("updates", serializer=PaperPartField("updates")),
+        APIField("preprint", serializer=PaperPartField("preprint")),
+        APIField("version_of_record", serializer=PaperPartField("version_of_record")),
     ]
 
     class Meta:
@@ -280,8 +285,8 @@ class PaperNotice(models.Model):
     `updated-by` and OpenAlex's `is_retracted`); editors only acknowledge them."""
 
     # Crossref `type`s (lower case, `_` for `-`) that withdraw a paper, and those that correct it.
-    RETRACTING = frozenset({"retraction", "partial_retraction", "withdrawal", "removal"})
-    CORRECTING = frozenset({"correction", "erratum", "corrigendum"})
+    RETRACTING = notice_types.RETRACTING
+    CORRECTING = notice_types.CORRECTING
 
     class Source(models.TextChoices):
         PUBLISHER = "publisher", _("Publisher")

@@ -1,4 +1,5 @@
-"""A paper's authors, affiliations and links as the API shows them, attached or read.
+"""A paper's authors, affiliations, links and update notices as the API shows them, attached
+or read.
 
 Apart from the batched reads (selectors.py) so that the serializers and citations, which the
 model imports, need no module that reads the model.
@@ -10,10 +11,17 @@ import datetime
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import F
+
 if TYPE_CHECKING:
     from .models import Paper
 
 PREFETCHED_PARTS = "_api_parts"
+
+# A paper's notices oldest first, those without a date (OpenAlex's flag) last on every database
+# (SQLite and PostgreSQL put NULLs at opposite ends by default).
+NOTICE_ORDER = (F("updated_on").asc(nulls_last=True), "pk")
+NOTICE_COLUMNS = ("update_type", "notice_doi", "updated_on", "source", "label")
 
 
 @dataclass
@@ -24,6 +32,14 @@ class PaperParts:
     affiliations: list[str] = field(default_factory=list)
     links: list[dict[str, str]] = field(default_factory=list)
     notices: list[dict[str, Any]] = field(default_factory=list)
+    # When the newest of the notices was first seen: a feed entry is updated then.
+    notices_seen_at: datetime.datetime | None = None
+
+    def add_notice(self, *notice, first_seen_at: datetime.datetime | None = None) -> None:
+        """One notice (NOTICE_COLUMNS' values), and when it was first seen."""
+        self.notices.append(notice_as_dict(*notice))
+        if first_seen_at and (self.notices_seen_at is None or first_seen_at > self.notices_seen_at):
+            self.notices_seen_at = first_seen_at
 
 
 def author_as_dict(name: str, given: str, family: str, orcid: str, affiliations) -> dict[str, Any]:
@@ -59,16 +75,18 @@ def paper_parts(paper: Paper) -> PaperParts:
     attached = getattr(paper, PREFETCHED_PARTS, None)
     if attached is not None:
         return attached
-    return PaperParts(
+    parts = PaperParts(
         authors=[
             author_as_dict(a.name, a.given, a.family, a.orcid, a.affiliations)
             for a in paper.authors.all()
         ],
         affiliations=[affiliation.name for affiliation in paper.affiliations.all()],
         links=[{"label": link.label, "url": link.url} for link in paper.links.all()],
-        # An unsaved paper (a preview of one being added) has no notices yet.
-        notices=[
-            notice_as_dict(n.update_type, n.notice_doi, n.updated_on, n.source, n.label)
-            for n in (paper.notices.all() if paper.pk else ())
-        ],
     )
+    # An unsaved paper (a preview of one being added) has no notices yet.
+    if paper.pk:
+        for *notice, seen in paper.notices.order_by(*NOTICE_ORDER).values_list(
+            *NOTICE_COLUMNS, "first_seen_at"
+        ):
+            parts.add_notice(*notice, first_seen_at=seen)
+    return parts

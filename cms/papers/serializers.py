@@ -12,7 +12,9 @@ from rest_framework import serializers
 # `locale`'s at /api/v2/papers/ (cms.papers.api).
 from cms.api.fields import PAGE_LANGUAGE, WholeInstanceField
 
-from .parts import paper_parts
+from .notice_types import is_retracted
+from .parts import PaperParts, paper_parts
+from .versions import preprint_as_dict, version_of_record_as_dict
 
 if TYPE_CHECKING:
     from .models import Paper
@@ -48,6 +50,18 @@ def paper_as_dict(paper: Paper, language: str | None = None) -> dict[str, Any]:
         "links": parts.links,
         "abstract": paper.abstract or None,
         "provenance": paper.provenance or {},
+        **standing_as_dict(parts),
+        "preprint": preprint_as_dict(paper),
+        "version_of_record": version_of_record_as_dict(paper),
+    }
+
+
+def standing_as_dict(parts: PaperParts) -> dict[str, Any]:
+    """`retracted` (any notice retracts or withdraws the paper) and `updates` (every notice,
+    oldest first), as the API and the `paper.updated` webhook show them."""
+    return {
+        "retracted": is_retracted(notice["type"] for notice in parts.notices),
+        "updates": list(parts.notices),
     }
 
 

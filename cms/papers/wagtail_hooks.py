@@ -1,11 +1,14 @@
-"""Papers in the admin: a snippet listing editors can filter by venue and year, and a chooser
-that creates a paper where a digest needs one (cms/papers/chooser.py)."""
+"""Papers in the admin: a snippet listing editors can filter by venue and year, a chooser
+that creates a paper where a digest needs one (cms/papers/chooser.py), and the report of
+retracted and corrected papers (cms/papers/reports.py)."""
 
 from django.templatetags.static import static
+from django.urls import path, reverse
 from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from wagtail import hooks
+from wagtail.admin.menu import MenuItem
 from wagtail.snippets.models import register_snippet
 from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
 
@@ -15,6 +18,7 @@ from .api import PapersAPIViewSet
 from .chooser import PaperChooserViewSet
 from .extensions import listing_header_buttons
 from .models import Paper
+from .reports import NoticesReportView, acknowledge_notice, may_review_notices
 from .selectors import search_papers
 
 PHONE_COLUMN_CLASSES = {
@@ -75,3 +79,35 @@ def papers_admin_css():
 @hooks.register("register_api_endpoint")
 def register_papers_endpoint() -> tuple[str, type[PapersAPIViewSet]]:
     return "papers", PapersAPIViewSet
+
+
+@hooks.register("register_admin_urls")
+def register_notices_report_urls():
+    return [
+        path("reports/paper-notices/", NoticesReportView.as_view(), name="papers_notices_report"),
+        path(
+            "reports/paper-notices/results/",
+            NoticesReportView.as_view(results_only=True),
+            name="papers_notices_report_results",
+        ),
+        path(
+            "reports/paper-notices/<int:pk>/acknowledge/",
+            acknowledge_notice,
+            name="papers_notice_acknowledge",
+        ),
+    ]
+
+
+class NoticesReportMenuItem(MenuItem):
+    def is_shown(self, request):
+        return may_review_notices(request.user)
+
+
+@hooks.register("register_reports_menu_item")
+def register_notices_report_menu_item():
+    return NoticesReportMenuItem(
+        _("Retracted and corrected papers"),
+        reverse("papers_notices_report"),
+        icon_name="warning",
+        order=8800,
+    )

@@ -132,6 +132,8 @@ def paper_event(
 ) -> None:
     from cms.digests.models import DigestPage
     from cms.papers.models import Paper
+    from cms.papers.parts import paper_parts
+    from cms.papers.serializers import standing_as_dict
 
     def data() -> dict[str, Any] | None:
         digests = list(DigestPage.objects.filter(shown(), paper_id=paper_id).order_by("pk"))
@@ -143,12 +145,18 @@ def paper_event(
             urls = changed_urls()
         else:  # this paper's share of a batch, from the same map
             urls = stale.changed_urls(stale.Write(write.kind, paper_ids=frozenset([paper_id])))
+        # A retraction or a correction: what the paper says now (`retracted`, `updates`), as
+        # the papers API does.
+        standing = {}
+        if paper is not None and "notices" in known.get(paper_id, ()):
+            standing = standing_as_dict(paper_parts(paper))
         return {
             "paper": {
                 "id": paper_id,
                 "title": paper.title if paper else None,
                 "deleted": paper is None,
                 "detail_url": api_url("wagtailapi:papers:detail", paper_id),
+                **standing,
             },
             "fields": list(known[paper_id]) if paper_id in known else None,
             "digests": [page_summary(digest) for digest in digests],

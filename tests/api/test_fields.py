@@ -27,6 +27,10 @@ PAPER_KEYS = {
     "links",
     "abstract",
     "provenance",
+    "retracted",
+    "updates",
+    "preprint",
+    "version_of_record",
 }
 
 

@@ -10,6 +10,7 @@ from cms.digests.models import DigestIndexPage, DigestPage, TopicPage
 from cms.papers.api import PapersAPIViewSet
 from cms.papers.models import Paper, PaperAuthor, PaperLink
 from tests.support.content import DIGEST_TYPE, PAGES_URL, TOPIC_TYPE, digest, topic_of
+from tests.support.notices import OPENALEX_FLAG, RETRACTION, add_notice
 
 pytestmark = pytest.mark.django_db
 
@@ -65,9 +66,12 @@ def rich_odin():
     page.save_revision().publish()
     paper = page.paper
     paper.doi, paper.abstract = "10.1145/1.2", "An abstract."
+    paper.preprint_doi = "10.48550/arxiv.2601.00001"  # a preprint and a version of record
     paper.save()
     PaperAuthor.objects.create(paper=paper, name="Ada Lovelace", orcid="0000-0002-1825-0097")
     PaperLink.objects.create(paper=paper, label="PDF", url="https://example.org/odin.pdf")
+    add_notice(paper, RETRACTION)  # every key of an update notice, and null ones
+    add_notice(paper, OPENALEX_FLAG)
     return page
 
 
@@ -116,6 +120,8 @@ def test_papers_conform(conforms, rich_odin):
     conforms("/api/v2/papers/", fields="*", limit=100, order="-year,title", venue="SIGCOMM")
     detail = conforms(f"/api/v2/papers/{rich_odin.paper_id}/").json()
     assert detail["authors"][0]["orcid"] == "0000-0002-1825-0097"
+    assert detail["retracted"] is True and len(detail["updates"]) == 2  # validated above
+    assert detail["preprint"] and detail["version_of_record"]
     conforms("/api/v2/papers/find/", 302, id=rich_odin.paper_id)
     conforms("/api/v2/papers/", 400, year="abc")
 

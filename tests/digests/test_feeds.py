@@ -9,11 +9,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.http import http_date
+from django.utils.translation import gettext as _
+from django.utils.translation import override
 from wagtail.models import Locale, PageViewRestriction
 
 from cms.digests.models import DigestPage
 from tests.support.content import digest, topic_of, translation
 from tests.support.factories import DRAFT, PUBLISHED, DigestPageFactory
+from tests.support.notices import CONCERN, CORRECTION, RETRACTION, add_notice
 
 pytestmark = pytest.mark.django_db
 
@@ -242,3 +245,86 @@ def test_a_feed_that_lists_a_private_digest_is_private(client, django_user_model
     signed_in = client.get(FEEDS["en"])
     assert private.full_url in entries_by_link(feedparser.parse(signed_in.content))
     assert "private" in signed_in["Cache-Control"] and "public" not in signed_in["Cache-Control"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_a_retracted_paper_s_entry_is_marked_and_links_the_notice(client, language):
+    """Title prefix, a paragraph linking each notice, a category, and `updated` moved to when
+    the notice was first seen, so readers that already showed the entry show it again."""
+    odin = digest("Odin", language)
+    before = entries_by_link(read_feed(client, language))[odin.full_url]
+    seen = timezone.now() + timezone.timedelta(minutes=5)
+    add_notice(odin.paper, CORRECTION)
+    add_notice(odin.paper, RETRACTION, first_seen_at=seen)
+
+    parsed = read_feed(client, language)
+    entry = entries_by_link(parsed)[odin.full_url]
+    with override(language):
+        prefix, category = _("[Retracted] %(title)s"), _("Retracted")
+        sentence = _("This paper has been retracted.")
+    assert prefix != "[Retracted] %(title)s" or language == "en"  # translated
+    assert entry.title == prefix % {"title": odin.title}
+    assert category in {tag.term for tag in entry.tags}
+    assert html.escape(sentence) in entry.summary
+    for notice in (RETRACTION, CORRECTION):
+        assert f'<a href="https://doi.org/{notice["notice_doi"]}">' in entry.summary
+        assert notice["updated_on"].isoformat() in entry.summary
+    assert entry.published_parsed == before.published_parsed
+    assert entry.updated_parsed == seen.utctimetuple()
+    # Other entries are untouched.
+    others = [e for e in parsed.entries if e.link != odin.full_url]
+    assert others and not any(e.title.startswith(prefix.split("%")[0]) for e in others)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+@pytest.mark.parametrize(
+    ("notice", "marks"),
+    [
+        (CORRECTION, ("[Corrected] %(title)s", "Corrected", "This paper has been corrected.")),
+        (
+            CONCERN,
+            (
+                "[Expression of concern] %(title)s",
+                "Expression of concern",
+                "The publisher has issued an expression of concern.",
+            ),
+        ),
+    ],
+    ids=["correction", "concern"],
+)
+def test_a_corrected_or_questioned_paper_s_entry_is_marked(client, language, notice, marks):
+    odin = digest("Odin", language)
+    add_notice(odin.paper, notice)
+    entry = entries_by_link(read_feed(client, language))[odin.full_url]
+    with override(language):
+        prefix, category, sentence = (_(text) for text in marks)
+    assert entry.title == prefix % {"title": odin.title}
+    assert category in {tag.term for tag in entry.tags}
+    assert html.escape(sentence) in entry.summary
+    assert f'<a href="https://doi.org/{notice["notice_doi"]}">' in entry.summary
+
+
+def test_an_addendum_marks_nothing(client):
+    odin = digest("Odin")
+    add_notice(odin.paper, CORRECTION, update_type="addendum", label="Addendum")
+    entry = entries_by_link(read_feed(client, "en"))[odin.full_url]
+    assert entry.title == odin.title
+    assert "doi.org/10.1016" not in entry.summary
+
+
+def test_notices_cost_no_query_per_entry(client):
+    """The notices come with the papers' batched reads (cms.papers.selectors)."""
+
+    def queries() -> int:
+        read_feed(client, "en")
+        with CaptureQueriesContext(connection) as captured:
+            read_feed(client, "en")
+        return len(captured)
+
+    none = queries()
+    listed = DigestPage.objects.live().filter(locale__language_code="en")
+    for page in listed.order_by("-first_published_at", "-pk")[:20]:  # the feed's newest
+        add_notice(page.paper, RETRACTION)
+    assert queries() == none
+    marked = [e for e in read_feed(client, "en").entries if e.title.startswith("[Retracted] ")]
+    assert len(marked) == 20

@@ -66,4 +66,15 @@ def expected_paper(paper_id: int, language: str = "en") -> dict:
         "links": [{"label": "PDF", "url": "https://example.org/odin.pdf"}],
         "abstract": "All-to-all traffic breaks congestion control.",
         "provenance": {},  # set by the sync worker, per field: {"source", "fetched_at"}
+        "retracted": False,
+        "updates": [],
+        "preprint": {
+            "doi": None,
+            "arxiv_id": "2601.00001",
+            "url": "https://arxiv.org/abs/2601.00001",
+        },
+        "version_of_record": {
+            "doi": "10.1145/0000000.0000001",
+            "url": "https://doi.org/10.1145/0000000.0000001",
+        },
     }

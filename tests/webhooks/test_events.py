@@ -10,8 +10,10 @@ from wagtail.models import Locale
 
 from cms.apicache import stale
 from cms.digests.models import DigestPage, TopicPage
-from cms.papers.models import PaperAuthor
+from cms.papers.models import Paper, PaperAuthor
+from cms.papers.signals import papers_changed
 from cms.webhooks.models import Delivery
+from tests.support.notices import CORRECTION, RETRACTION, add_notice, as_api
 from tests.webhooks.conftest import deliver_pending
 
 API = "http://testserver/api/v2/"
@@ -194,3 +196,28 @@ def test_a_new_event_is_not_merged_into_a_resent_delivery(endpoint, receiver):
     ids = [r.webhook_id for r in receiver.received]
     assert ids[1] == first.webhook_id and ids[2] != first.webhook_id
     assert receiver.payloads()[2]["data"]["page"]["title"] == "ByteScale, revised"
+
+
+def test_paper_updated_with_notices_says_retracted_and_the_updates(endpoint, receiver):
+    """A sync that stored a retraction announces `fields` with "notices", and the paper's
+    `retracted` and `updates` as the papers API shows them."""
+    paper = digest().paper
+    add_notice(paper, CORRECTION)
+    add_notice(paper, RETRACTION)
+    papers_changed.send(sender=Paper, paper_ids=[paper.pk], fields={paper.pk: ["notices"]})
+
+    data = only_event(receiver, "paper.updated")
+    assert data["fields"] == ["notices"]
+    assert data["paper"]["retracted"] is True
+    assert data["paper"]["updates"] == [as_api(CORRECTION), as_api(RETRACTION)]
+    assert urljoin(API, f"papers/{paper.pk}/") in data["changed_urls"]
+
+
+def test_paper_updated_without_notices_carries_no_standing(endpoint, receiver):
+    paper = digest().paper
+    add_notice(paper, RETRACTION)
+    papers_changed.send(sender=Paper, paper_ids=[paper.pk], fields={paper.pk: ["title"]})
+
+    data = only_event(receiver, "paper.updated")
+    assert data["fields"] == ["title"]
+    assert "retracted" not in data["paper"] and "updates" not in data["paper"]
