@@ -13,6 +13,7 @@ from cms.papers.extensions import CHOOSER_CREATION_HTML_HOOK, LISTING_HEADER_BUT
 from cms.papers.models import Paper
 
 from . import lookup_views, sync_all_views, views
+from .dashboard import SyncActivityPanel
 
 
 @hooks.register("register_admin_urls")
@@ -105,3 +106,9 @@ def sync_all_button(request):
 
 
 hooks.register(CHOOSER_CREATION_HTML_HOOK, lookup_views.chooser_panel_html)
+
+
+@hooks.register("construct_homepage_panels")
+def add_sync_activity_panel(request, panels):
+    if views.may_sync_papers(request.user):
+        panels.append(SyncActivityPanel())

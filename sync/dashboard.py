@@ -1,0 +1,85 @@
+"""The sync's panels on the admin dashboard (registered in sync/wagtail_hooks.py: no cms module
+may import sync, so the sync adds its own).
+
+Sync activity, for editors and operators (whoever may sync papers): per source over the last
+30 days, requests sent, papers changed and errors, drawn as three small charts with their
+tables, and the last run's status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext_lazy as _
+
+from cms.ops.charts import BarChart, ChartPanel, ChartRow, PanelLink, Series
+
+from . import activity, display
+from .models import SyncRun
+from .sources import display_name
+
+RUN_STATUS_CLASSES = {
+    SyncRun.Status.FINISHED: "w-status--primary",
+    SyncRun.Status.FAILED: "w-status--critical",
+}
+
+
+def papers_with_errors_url() -> str:
+    return f"{reverse('sync_papers')}?{urlencode({'sync_state__failed_attempts__gt': 0})}"
+
+
+def activity_charts(sources: list[activity.SourceActivity]) -> list[BarChart]:
+    """Three charts, one per measure, each on its own scale (requests outnumber errors)."""
+    errors_url = papers_with_errors_url()
+
+    def chart(key: str, title, tone: str, *, link: str = "") -> BarChart:
+        return BarChart(
+            id=f"sync-activity-{key.replace('_', '-')}",
+            title=title,
+            row_heading=_("Source"),
+            series=[Series(title, tone)],
+            rows=[
+                ChartRow(
+                    label=display_name(source.source),
+                    values=[getattr(source, key)],
+                    urls=[link if link and getattr(source, key) else ""],
+                )
+                for source in sources
+            ],
+        )
+
+    return [
+        chart("requests", _("Requests"), "info"),
+        chart("papers_changed", _("Papers changed"), "positive"),
+        chart("errors", _("Errors"), "critical", link=errors_url),
+    ]
+
+
+class SyncActivityPanel(ChartPanel):
+    name = "sync_activity"
+    heading = _("Metadata sync: the last 30 days")
+    template_name = "sync/dashboard_activity.html"
+    order = 120
+
+    def panel_context(self, request) -> Mapping[str, Any]:
+        sources = activity.activity_by_source(since=activity.window_start())
+        run = activity.last_run()
+        context: dict[str, Any] = {
+            "charts": activity_charts(sources),
+            "links": [
+                PanelLink(_("Sync runs"), reverse("sync_runs")),
+                PanelLink(_("Papers: sync state"), reverse("sync_papers")),
+            ],
+            "run": run,
+        }
+        if run is not None:
+            context.update(
+                run_url=reverse("sync_run", args=[run.pk]),
+                run_status=run.status_label,
+                run_status_class=RUN_STATUS_CLASSES.get(run.status, ""),
+                run_started=display.readable_datetime(run.started_at),
+            )
+        return context
