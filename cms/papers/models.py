@@ -2,6 +2,7 @@
 
 import re
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone, translation
@@ -76,6 +77,12 @@ class Paper(index.Indexed, ClusterableModel):
     openalex_id = models.CharField(_("OpenAlex id"), max_length=64, blank=True)
     semantic_scholar_id = models.CharField(_("Semantic Scholar id"), max_length=64, blank=True)
     arxiv_id = models.CharField(_("arXiv id"), max_length=64, blank=True)
+    preprint_doi = models.CharField(
+        _("preprint DOI"),
+        max_length=200,
+        blank=True,
+        help_text=_("The DOI of the paper's preprint (arXiv, bioRxiv, ...), when it has one."),
+    )
     abstract = models.TextField(_("abstract"), blank=True)
     locked_fields = models.JSONField(
         _("locked fields"),
@@ -109,6 +116,7 @@ class Paper(index.Indexed, ClusterableModel):
                 FieldPanel("openalex_id"),
                 FieldPanel("semantic_scholar_id"),
                 FieldPanel("arxiv_id"),
+                FieldPanel("preprint_doi"),
             ],
             heading=_("Identifiers"),
         ),
@@ -167,7 +175,14 @@ class Paper(index.Indexed, ClusterableModel):
     @property
     def ids(self) -> dict[str, str]:
         """Every identifier known for the paper, empty ones left out."""
-        names = ("doi", "dblp_key", "openalex_id", "semantic_scholar_id", "arxiv_id")
+        names = (
+            "doi",
+            "dblp_key",
+            "openalex_id",
+            "semantic_scholar_id",
+            "arxiv_id",
+            "preprint_doi",
+        )
         return {name: getattr(self, name) for name in names if getattr(self, name)}
 
 
@@ -257,3 +272,59 @@ class PaperLink(Orderable):
 
     def __str__(self) -> str:
         return self.url
+
+
+class PaperNotice(models.Model):
+    """An update notice a publisher or Retraction Watch issued for a paper: a retraction, a
+    correction, an expression of concern... The sync worker alone writes these (from Crossref's
+    `updated-by` and OpenAlex's `is_retracted`); editors only acknowledge them."""
+
+    # Crossref `type`s (lower case, `_` for `-`) that withdraw a paper, and those that correct it.
+    RETRACTING = frozenset({"retraction", "partial_retraction", "withdrawal", "removal"})
+    CORRECTING = frozenset({"correction", "erratum", "corrigendum"})
+
+    class Source(models.TextChoices):
+        PUBLISHER = "publisher", _("Publisher")
+        RETRACTION_WATCH = "retraction-watch", _("Retraction Watch")
+        OPENALEX = "openalex", _("OpenAlex")
+
+    paper = models.ForeignKey(
+        Paper, on_delete=models.CASCADE, related_name="notices", verbose_name=_("paper")
+    )
+    notice_doi = models.CharField(_("notice DOI"), max_length=200, blank=True)
+    update_type = models.CharField(_("type"), max_length=40)
+    label = models.CharField(_("label"), max_length=100)
+    source = models.CharField(_("source"), max_length=40, choices=Source.choices)
+    record_id = models.CharField(_("record id"), max_length=40, blank=True)
+    updated_on = models.DateField(_("date"), null=True, blank=True)
+    first_seen_at = models.DateTimeField(_("first seen"), default=timezone.now)
+    acknowledged_at = models.DateTimeField(_("acknowledged at"), null=True, blank=True)
+    acknowledged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("acknowledged by"),
+    )
+    notified_at = models.DateTimeField(_("editors e-mailed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("update notice")
+        verbose_name_plural = _("update notices")
+        ordering = ["updated_on", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["paper", "notice_doi", "update_type", "source"],
+                name="papers_notice_unique_per_paper",
+            ),
+        ]
+        indexes = [models.Index(fields=["acknowledged_at"], name="papers_notice_ack_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.paper.title}"
+
+    @property
+    def retracts(self) -> bool:
+        """Whether this notice withdraws the paper (readers must not rely on it)."""
+        return self.update_type in self.RETRACTING

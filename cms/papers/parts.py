@@ -6,6 +6,7 @@ model imports, need no module that reads the model.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ class PaperParts:
     authors: list[dict[str, Any]] = field(default_factory=list)
     affiliations: list[str] = field(default_factory=list)
     links: list[dict[str, str]] = field(default_factory=list)
+    notices: list[dict[str, Any]] = field(default_factory=list)
 
 
 def author_as_dict(name: str, given: str, family: str, orcid: str, affiliations) -> dict[str, Any]:
@@ -32,6 +34,19 @@ def author_as_dict(name: str, given: str, family: str, orcid: str, affiliations)
         "family": family or None,
         "orcid": orcid or None,
         "affiliations": list(affiliations or []),
+    }
+
+
+def notice_as_dict(
+    update_type: str, doi: str, date: datetime.date | None, source: str, label: str
+) -> dict[str, Any]:
+    """One update notice as the API shows it (`updates` of a paper)."""
+    return {
+        "type": update_type,
+        "doi": doi or None,
+        "date": date.isoformat() if date else None,
+        "source": source,
+        "label": label,
     }
 
 
@@ -51,4 +66,9 @@ def paper_parts(paper: Paper) -> PaperParts:
         ],
         affiliations=[affiliation.name for affiliation in paper.affiliations.all()],
         links=[{"label": link.label, "url": link.url} for link in paper.links.all()],
+        # An unsaved paper (a preview of one being added) has no notices yet.
+        notices=[
+            notice_as_dict(n.update_type, n.notice_doi, n.updated_on, n.source, n.label)
+            for n in (paper.notices.all() if paper.pk else ())
+        ],
     )

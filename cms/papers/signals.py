@@ -16,3 +16,8 @@ papers_changed = Signal()
 # summary: a JSON-ready dict of the run's counts and times; paper_ids: the papers it changed.
 # Defined here, beside papers_changed, so the CMS hears of syncs without knowing the worker.
 sync_finished = Signal()
+
+# Sent by the sync worker after it stored update notices it had not seen before (a retraction, a
+# correction...): sender: the Paper class; notice_ids: the new PaperNotice rows' ids. Editors are
+# told of each once.
+notices_added = Signal()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import logging
 import re
@@ -47,6 +48,18 @@ class AuthorRecord:
         return cls(name=name, given=given, family=family, **fields)
 
 
+@dataclass(frozen=True)
+class NoticeRecord:
+    """One update notice a source lists for a work (Crossref `updated-by`)."""
+
+    doi: str
+    type: str  # lower case, `_` for `-`: retraction, correction, expression_of_concern, ...
+    label: str
+    source: str  # publisher | retraction-watch | openalex
+    record_id: str = ""
+    date: datetime.date | None = None
+
+
 @dataclass
 class PaperRecord:
     """One source's view of a paper, already cleaned to plain text."""
@@ -63,6 +76,11 @@ class PaperRecord:
     is_preprint: bool = False
     raw_title: str = ""  # as sent, to reject script-like markup that cleaning would hide
     urls: tuple[str, ...] = ()  # every electronic edition the source lists (DBLP's `ee`)
+    # None: the source says nothing of notices; []: it says there are none.
+    notices: list[NoticeRecord] | None = None
+    is_retracted: bool | None = None  # OpenAlex's flag; None when the source has none
+    version_of_record_doi: str = ""  # a preprint's published version, as the source relates them
+    preprint_doi: str = ""  # a published work's preprint, as the source relates them
 
 
 @dataclass(frozen=True)
