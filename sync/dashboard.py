@@ -1,9 +1,10 @@
 """The sync's panels on the admin dashboard (registered in sync/wagtail_hooks.py: no cms module
-may import sync, so the sync adds its own).
+may import sync, so the sync adds its own), for editors and operators (whoever may sync papers).
 
-Sync activity, for editors and operators (whoever may sync papers): per source over the last
-30 days, requests sent, papers changed and errors, drawn as three small charts with their
-tables, and the last run's status.
+- Sync activity: per source over the last 30 days, requests sent, papers changed and errors,
+  drawn as three small charts with their tables, and the last run's status.
+- Papers that need a person: update notices to acknowledge and sync errors waiting will not
+  fix, while there are any.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from typing import Any
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from cms.ops.charts import BarChart, ChartPanel, ChartRow, PanelLink, Series
 
-from . import activity, display
+from . import activity, attention, display
 from .models import SyncRun
 from .sources import display_name
 
@@ -83,3 +85,70 @@ class SyncActivityPanel(ChartPanel):
                 run_started=display.readable_datetime(run.started_at),
             )
         return context
+
+
+class PapersNeedingAPersonPanel(ChartPanel):
+    """Papers with update notices nobody acknowledged or sync errors waiting will not fix
+    (sync/attention.py), for those who may edit papers; shown only while there is any. Each
+    paper leads to its editor; the papers' sync screen lists every failed one."""
+
+    name = "papers_needing_a_person"
+    heading = _("Papers that need a person")
+    template_name = "sync/dashboard_attention.html"
+    order = 80  # first: this is work waiting
+
+    def panel_context(self, request) -> Mapping[str, Any]:
+        found = attention.needing_a_person()
+        errors_url = papers_with_errors_url()
+        rows = [ChartRow(label=label, values=[papers]) for label, papers in found.by_notice_label]
+        if found.papers_with_errors:
+            rows.append(
+                ChartRow(
+                    label=_("Sync error, not retried automatically"),
+                    values=[found.papers_with_errors],
+                    url=errors_url,
+                    urls=[errors_url],
+                )
+            )
+        chart = BarChart(
+            id="papers-needing-a-person",
+            title=_("Papers per reason"),
+            row_heading=_("Reason"),
+            series=[Series(_("Papers"), "critical")],
+            rows=rows,
+        )
+        return {
+            "intro": ngettext(
+                "%(count)s paper has an update notice to acknowledge or a sync error to look at.",
+                "%(count)s papers have an update notice to acknowledge or a sync error to look at.",
+                found.papers,
+            )
+            % {"count": found.papers},
+            "charts": [chart],
+            "notices": [
+                {
+                    "notice": notice,
+                    "edit_url": reverse(
+                        "wagtailsnippets_papers_paper:edit", args=[notice.paper_id]
+                    ),
+                    "date": display.readable_datetime(notice.updated_on or notice.first_seen_at),
+                }
+                for notice in found.notices
+            ],
+            "more_notices": max(
+                0, sum(n for _label, n in found.by_notice_label) - len(found.notices)
+            ),
+            "errors": [
+                {
+                    "state": state,
+                    "edit_url": reverse("wagtailsnippets_papers_paper:edit", args=[state.paper_id]),
+                    "sync_url": reverse("sync_paper", args=[state.paper_id]),
+                    "date": display.readable_datetime(state.run.started_at if state.run else None),
+                }
+                for state in found.errors
+            ],
+            "more_errors": max(0, found.papers_with_errors - len(found.errors)),
+            "links": [PanelLink(_("Papers with sync errors"), errors_url)]
+            if found.papers_with_errors
+            else [],
+        }
