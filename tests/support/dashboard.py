@@ -27,7 +27,7 @@ def panel_ids(html: str) -> set[str]:
 def chart_table(html: str, chart_id: str) -> dict[str, dict[str, str]]:
     """{row label: {column heading: cell text}} of the chart's table; {} when it has no rows."""
     soup = BeautifulSoup(html, "html.parser")
-    chart = soup.select_one(f"section.w-chart[data-chart='{chart_id}']")
+    chart = soup.select_one(f".w-chart[data-chart='{chart_id}']")
     assert chart is not None, f"no chart {chart_id!r} on the page"
     table = chart.select_one("table")
     if table is None:
@@ -44,7 +44,7 @@ def chart_table(html: str, chart_id: str) -> dict[str, dict[str, str]]:
 def chart_links(html: str, chart_id: str) -> dict[str, list[str]]:
     """{row label: the links of the row's cells, in order} of the chart's table."""
     soup = BeautifulSoup(html, "html.parser")
-    chart = soup.select_one(f"section.w-chart[data-chart='{chart_id}']")
+    chart = soup.select_one(f".w-chart[data-chart='{chart_id}']")
     return {
         tr.select_one("th").get_text(strip=True): [a["href"] for a in tr.select("td a")]
         for tr in chart.select("table tbody tr")
