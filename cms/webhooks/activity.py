@@ -2,8 +2,7 @@
 delivered one took (the median of its last attempt's duration).
 
 For the dashboard's webhooks panel (cms/webhooks/dashboard.py): two queries whatever the number
-of deliveries, the counts in one, the medians in the other (window functions rank each
-endpoint's durations, and only the one or two middle rows come back).
+of deliveries or endpoints.
 """
 
 from __future__ import annotations
@@ -11,14 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import Count, F, Q, Window
-from django.db.models.functions import RowNumber
+from django.db.models import BooleanField, Case, Count, ExpressionWrapper, F, Q, When
 from django.utils import timezone
 
 from .models import Delivery, Endpoint
 
 WINDOW_DAYS = 30
-PENDING = Delivery.Status.PENDING
 SUCCEEDED = Delivery.Status.SUCCEEDED
 FAILED = Delivery.Status.FAILED
 
@@ -39,44 +36,57 @@ def window_start(days: int = WINDOW_DAYS, now: datetime | None = None) -> dateti
     return (now or timezone.now()) - timedelta(days=days)
 
 
-def median_durations(deliveries) -> dict[int, float]:
-    """{endpoint id: median duration in ms} of `deliveries` that have a duration, in one query."""
-    ranked = deliveries.filter(duration_ms__isnull=False).annotate(
-        position=Window(RowNumber(), partition_by=[F("endpoint_id")], order_by=F("duration_ms").asc()),
-        count=Window(Count("pk"), partition_by=[F("endpoint_id")]),
-    )
-    # The middle row of an odd count, the two middle rows of an even one (integer division).
-    middle = ranked.filter(
-        position__gte=(F("count") + 1) / 2, position__lte=(F("count") + 2) / 2
-    ).values_list("endpoint_id", "duration_ms")
-    found: dict[int, list[int]] = {}
-    for endpoint_id, duration in middle:
-        found.setdefault(endpoint_id, []).append(duration)
-    return {endpoint_id: sum(values) / len(values) for endpoint_id, values in found.items()}
+def _median(counted: list[tuple[int, int]]) -> float:
+    """The median of values given as (value, how many), in ascending order of value."""
+    total = sum(number for _value, number in counted)
+    wanted = [(total + 1) // 2, (total + 2) // 2]  # 1-based positions of the middle
+    found, seen = [], 0
+    for value, number in counted:
+        seen += number
+        while wanted and wanted[0] <= seen:
+            found.append(value)
+            wanted.pop(0)
+    return sum(found) / len(found)
 
 
 def activity_by_endpoint(*, since: datetime) -> list[EndpointActivity]:
-    """Every endpoint (active or not), with its deliveries created since `since`."""
-    window = Q(deliveries__created_at__gte=since)
-    endpoints = Endpoint.objects.annotate(
-        delivered=Count("deliveries", filter=window & Q(deliveries__status=SUCCEEDED)),
-        failed=Count("deliveries", filter=window & Q(deliveries__status=FAILED)),
-        retrying=Count(
-            "deliveries", filter=window & Q(deliveries__status=PENDING, deliveries__attempts__gt=0)
-        ),
-        waiting=Count(
-            "deliveries", filter=window & Q(deliveries__status=PENDING, deliveries__attempts=0)
-        ),
-    ).order_by("url", "pk")
-    medians = median_durations(Delivery.objects.filter(created_at__gte=since, status=SUCCEEDED))
-    return [
-        EndpointActivity(
-            endpoint=endpoint,
-            delivered=endpoint.delivered,
-            retrying=endpoint.retrying,
-            waiting=endpoint.waiting,
-            failed=endpoint.failed,
-            median_ms=medians.get(endpoint.pk),
+    """Every endpoint (active or not), with its deliveries created since `since`.
+
+    One pass over the deliveries: the database counts them per endpoint, status, whether they
+    were attempted, and (delivered ones) duration in whole milliseconds, which is at most as
+    many rows as distinct durations; the medians are found from those counts here, exactly,
+    without ranking every delivery.
+    """
+    counts = (
+        Delivery.objects.filter(created_at__gte=since)
+        .annotate(
+            tried=ExpressionWrapper(Q(attempts__gt=0), output_field=BooleanField()),
+            took=Case(When(status=SUCCEEDED, then=F("duration_ms")), default=None),
         )
-        for endpoint in endpoints
-    ]
+        .order_by()
+        .values_list("endpoint_id", "status", "tried", "took")
+        .annotate(deliveries=Count("pk"))
+        .order_by("endpoint_id", "took")
+    )
+    rows = {
+        endpoint.pk: EndpointActivity(endpoint=endpoint)
+        for endpoint in Endpoint.objects.order_by("url", "pk")
+    }
+    durations: dict[int, list[tuple[int, int]]] = {}
+    for endpoint_id, status, tried, took, number in counts:
+        row = rows.get(endpoint_id)
+        if row is None:  # an endpoint added since the endpoints were read
+            continue
+        if status == SUCCEEDED:
+            row.delivered += number
+            if took is not None:
+                durations.setdefault(endpoint_id, []).append((took, number))
+        elif status == FAILED:
+            row.failed += number
+        elif tried:
+            row.retrying += number
+        else:
+            row.waiting += number
+    for endpoint_id, counted in durations.items():
+        rows[endpoint_id].median_ms = _median(counted)
+    return list(rows.values())

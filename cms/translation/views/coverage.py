@@ -31,6 +31,7 @@ from cms.translation.workflow.coverage import (
     UP_TO_DATE,
     coverage_by_topic,
 )
+from cms.translation.workflow.kept import kept
 from cms.translation.workflow.queue import may_work_the_queue
 
 TONES = {
@@ -64,7 +65,8 @@ def queue_url(**filters: Any) -> str:
 def coverage_chart(locale: Locale, *, link_queue: bool) -> BarChart:
     """One language's chart: a row per topic that has live pages, a series per group."""
     rows = []
-    for topic in coverage_by_topic(language=locale.language_code):
+    language = locale.language_code
+    for topic in kept(f"coverage:{language}", lambda: coverage_by_topic(language=language)):
         if not topic.total:
             continue
         urls = [
