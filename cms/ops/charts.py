@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django.forms import Media
@@ -121,6 +122,7 @@ class BarChart:
             names.append(str(self.total_heading))
         return [*names, *(str(heading) for heading in self.extra_headings)]
 
+    @cached_property
     def table_rows(self) -> list[dict[str, Any]]:
         """The table: each row's label, link, and cells (the series, the total, the extras)."""
         rows = []
@@ -136,6 +138,7 @@ class BarChart:
             rows.append({"label": row.label, "url": row.url, "cells": cells})
         return rows
 
+    @cached_property
     def bars(self) -> list[dict[str, Any]]:
         """The bars: per row, its segments' positions and lengths in the SVG's units."""
         scale = self.scale or max((row.total for row in self.rows), default=0)
