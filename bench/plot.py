@@ -215,7 +215,9 @@ def _row(index: int, name: str, by_backend: dict[str, dict[str, Any]]) -> list[s
                 )
             )
         verdict = {True: "holds", False: "does NOT hold", None: ""}[figure.get("holds")]
-        texts.append(f"{label} {short(figure.get('value'))} {unit} {verdict}".strip())
+        baseline = figure.get("baseline")
+        against = f" (baseline {short(baseline)})" if baseline is not None else ""
+        texts.append(f"{label} {short(figure.get('value'))} {unit}{against} {verdict}".strip())
     for number, text in enumerate(texts):
         y = middle - 4 + number * 16 - (len(texts) - 1) * 4
         parts.append(f'<text x="{TEXT_LEFT}" y="{y:.1f}" class="small">{escape(text)}</text>')

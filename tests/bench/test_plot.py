@@ -121,7 +121,8 @@ def test_the_plot_draws_each_figure_on_both_databases(tmp_path):
         "stage throughput",
     ):
         assert name in text
-    assert "SQLite 300 ms does NOT hold" in text and "PostgreSQL 150 ms holds" in text
+    assert "SQLite 300 ms (baseline 100) does NOT hold" in text
+    assert "PostgreSQL 150 ms (baseline 100) holds" in text
     assert "no value measured" in text
     # Values: a dot per SQLite figure, a diamond per PostgreSQL one (the legend has two of each).
     titles = [t.text for t in root.iter(f"{SVG}title")]
