@@ -144,21 +144,24 @@ class BarChart:
         scale = self.scale or max((row.total for row in self.rows), default=0)
         drawn = []
         for row in self.rows:
+            parts = [
+                (series, value, max(MIN_SEGMENT, value / scale * BAR_LENGTH))
+                for series, value in zip(self.series, row.values, strict=True)
+                if value and scale
+            ]
+            # Widened small values may overrun the bar: all segments give way in proportion.
+            fit = min(1.0, BAR_LENGTH / sum(width for _s, _v, width in parts)) if parts else 1
             segments, x = [], 0.0
-            for series, value in zip(self.series, row.values, strict=True):
-                if not value or not scale:
-                    continue
-                width = max(MIN_SEGMENT, value / scale * BAR_LENGTH)
-                width = min(width, BAR_LENGTH - x)
+            for series, value, width in parts:
                 segments.append(
                     {
                         "x": round(x, 3),
-                        "width": round(width, 3),
+                        "width": round(width * fit, 3),
                         "tone": series.tone,
                         "label": f"{series.label}: {self.format_value(value)}",
                     }
                 )
-                x += width
+                x += width * fit
             shown = row.total if self.stacked or self.show_total else row.values[0]
             drawn.append(
                 {
