@@ -22,6 +22,7 @@ from typing import Any
 
 from django.forms import Media
 from django.utils import formats
+from django.utils.translation import gettext
 from wagtail.admin.ui.components import Component
 
 # The colours a series may take (ops/charts.css maps each to a Wagtail colour).
@@ -158,7 +159,8 @@ class BarChart:
                         "x": round(x, 3),
                         "width": round(width * fit, 3),
                         "tone": series.tone,
-                        "label": f"{series.label}: {self.format_value(value)}",
+                        "label": gettext("%(series)s: %(value)s")
+                        % {"series": series.label, "value": self.format_value(value)},
                     }
                 )
                 x += width * fit
