@@ -1,7 +1,8 @@
 """`make bench`: run every measurement on SQLite (and PostgreSQL when DATABASE_URL points there).
 
 Each backend runs in its own process against a throwaway database that is dropped afterwards;
-the table is printed and every figure goes to var/bench/results.json.
+the table is printed, every figure goes to var/bench/results.json and is plotted beside it in
+var/bench/results.svg (bench/plot.py).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import time
 from pathlib import Path
 
 from .databases import throwaway_postgres
+from .plot import write_plot
 from .report import table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,10 +82,12 @@ def main() -> None:
     }
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     (OUT_DIR / "results.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2))
+    plot = write_plot(OUT_DIR / "results.json")
     for backend, result in results.items():
         print()
         print(table(backend, result["figures"]))
     print(f"\nmake bench took {summary['seconds']:.0f} s; figures in {OUT_DIR / 'results.json'}")
+    print(f"plotted in {plot}")
 
 
 if __name__ == "__main__":

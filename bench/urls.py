@@ -2,7 +2,8 @@
 
 `bench/uncached/` mounts the project's own API router again, outside `/api/`, where the response
 cache does not apply; it keeps the router's application namespace so the links inside responses
-(meta.detail_url) are the same bytes as under `/api/v2/`.
+(meta.detail_url) are the same bytes as under `/api/v2/`. `admin/bench-stock-dashboard/` is
+Wagtail's dashboard without the project's panels (bench/stock_dashboard.py).
 """
 
 from django.urls import include, path
@@ -11,6 +12,7 @@ from cms.urls import api_router
 from cms.urls import urlpatterns as project_urlpatterns
 
 from .baselines import floor_view, stock_router
+from .stock_dashboard import stock_dashboard
 
 urlpatterns = [
     path("bench/stock/", stock_router.urls),
@@ -21,5 +23,6 @@ urlpatterns = [
         ),
     ),
     path("bench/floor/<slug:name>/", floor_view),
+    path("admin/bench-stock-dashboard/", stock_dashboard),
     *project_urlpatterns,
 ]

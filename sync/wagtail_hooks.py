@@ -13,6 +13,8 @@ from cms.papers.extensions import CHOOSER_CREATION_HTML_HOOK, LISTING_HEADER_BUT
 from cms.papers.models import Paper
 
 from . import lookup_views, sync_all_views, views
+from .attention import anything_needs_a_person
+from .dashboard import PapersNeedingAPersonPanel, SyncActivityPanel
 
 
 @hooks.register("register_admin_urls")
@@ -105,3 +107,15 @@ def sync_all_button(request):
 
 
 hooks.register(CHOOSER_CREATION_HTML_HOOK, lookup_views.chooser_panel_html)
+
+
+@hooks.register("construct_homepage_panels")
+def add_sync_activity_panel(request, panels):
+    if views.may_sync_papers(request.user):
+        panels.append(SyncActivityPanel())
+
+
+@hooks.register("construct_homepage_panels")
+def add_papers_needing_a_person_panel(request, panels):
+    if views.may_sync_papers(request.user) and anything_needs_a_person():
+        panels.append(PapersNeedingAPersonPanel())

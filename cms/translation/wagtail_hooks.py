@@ -26,6 +26,7 @@ from cms.translation.guard.zh_hant import is_traditional_chinese
 from cms.translation.policy import rules as policy
 from cms.translation.views import admin_api, bulk_actions, po_upload, snippets_api
 from cms.translation.views import localize as localize_views
+from cms.translation.views.coverage import TranslationCoveragePanel, coverage_languages
 from cms.translation.views.dashboard import PagesWaitingForTranslationPanel
 from cms.translation.views.menu_labels import relabel_in_place
 from cms.translation.views.queue import OpenTranslationView, TranslationQueueView
@@ -179,6 +180,13 @@ def translate_help_menu_labels(request, menu_items):
 def add_pages_waiting_panel(request, panels):
     if may_work_the_queue(request.user):
         panels.append(PagesWaitingForTranslationPanel())
+
+
+@hooks.register("construct_homepage_panels")
+def add_translation_coverage_panel(request, panels):
+    locales = coverage_languages(request.user)
+    if locales:
+        panels.append(TranslationCoveragePanel(locales))
 
 
 def _refuse(request, reason: str, fallback: str):

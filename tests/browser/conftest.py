@@ -78,9 +78,10 @@ BLOCKING_IMPACTS = {"serious", "critical"}
 
 @pytest.fixture
 def axe_violations():
-    """Run axe-core (vendored, injected into the page) and return serious or critical violations."""
+    """Run axe-core (vendored, injected into the page) and return serious or critical violations
+    (every violation, of any impact, with `impacts=None`)."""
 
-    def run(page) -> list[dict]:
+    def run(page, impacts: set[str] | None = BLOCKING_IMPACTS) -> list[dict]:
         # Evaluated through the DevTools protocol rather than a <script> tag, so a strict
         # Content-Security-Policy on the page cannot block it.
         if not page.evaluate("typeof window.axe !== 'undefined'"):
@@ -90,6 +91,8 @@ def axe_violations():
                 .map((v) => ({id: v.id, impact: v.impact, help: v.help,
                               nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" "))}))"""
         )
-        return [violation for violation in violations if violation["impact"] in BLOCKING_IMPACTS]
+        if impacts is None:
+            return violations
+        return [violation for violation in violations if violation["impact"] in impacts]
 
     return run

@@ -1,5 +1,6 @@
 """Admin screens of the translator's queue: the report, and its one action per page."""
 
+import django_filters
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.middleware.csrf import get_token
@@ -8,12 +9,18 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.views import View
+from wagtail.admin.filters import WagtailFilterSet
 from wagtail.admin.ui.tables import Column, DateColumn, StatusTagColumn, TitleColumn
 from wagtail.admin.utils import get_valid_next_url_from_request
 from wagtail.admin.views.reports import ReportView
 from wagtail.admin.widgets import HeaderButton
 from wagtail.models import Page
 
+from cms.translation.workflow.coverage import (
+    COVERAGE_LABELS,
+    QUEUE_STATES,
+    source_topics,
+)
 from cms.translation.workflow.queue import (
     QUEUE_LABELS,
     CannotTranslate,
@@ -39,6 +46,29 @@ class OpenTranslationColumn(Column):
         return context
 
 
+class TranslationQueueFilterSet(WagtailFilterSet):
+    """A topic's pages, and one group of states: where the dashboard's coverage chart leads."""
+
+    topic = django_filters.ModelChoiceFilter(
+        label=_("Topic"), queryset=lambda request: source_topics(), method="in_topic"
+    )
+    coverage = django_filters.ChoiceFilter(
+        label=_("Status"),
+        choices=[(group, COVERAGE_LABELS[group]) for group in QUEUE_STATES],
+        method="in_group",
+    )
+
+    class Meta:
+        model = Page
+        fields = []
+
+    def in_topic(self, queryset, name, topic):
+        return queryset.filter(path__startswith=topic.path) if topic else queryset
+
+    def in_group(self, queryset, name, group):
+        return queryset.filter(queue_state__in=QUEUE_STATES[group]) if group else queryset
+
+
 class TranslationQueueView(ReportView):
     """English topics and digests waiting for a translator, newest change first."""
 
@@ -46,6 +76,7 @@ class TranslationQueueView(ReportView):
     header_icon = "wagtail-localize-language"
     index_url_name = "translation_queue"
     index_results_url_name = "translation_queue_results"
+    filterset_class = TranslationQueueFilterSet
     paginate_by = 50
     columns = [
         TitleColumn("title", label=_("English page"), width="30%"),
