@@ -26,11 +26,11 @@ import binascii
 import secrets
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from types import SimpleNamespace
 from typing import NamedTuple
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.http import HttpRequest
 from django.utils import timezone
 from wagtail.models import Page
 
@@ -152,17 +152,17 @@ def log_pages(page_ids: set[int]) -> int | None:
     seq = next_seq()
     if seq is None:
         return reconcile_all()
-    now, request = timezone.now(), HttpRequest()
-    write_rows([row_for(page, seq, now, request) for page in public])
+    now, holder = timezone.now(), SimpleNamespace()
+    write_rows([row_for(page, seq, now, holder) for page in public])
     withdrawn.update(action=PageChange.DELETE, seq=seq, changed_at=now)
     return seq
 
 
-def row_for(page: Page, seq: int, now: datetime, request: HttpRequest) -> PageChange:
-    """The row of a public page, as of write `seq`; `request` (any one, even a blank one)
-    keeps the site root paths for every page of the write, as Wagtail keeps them on a
-    request."""
-    parts = page.get_url_parts(request)
+def row_for(page: Page, seq: int, now: datetime, holder: SimpleNamespace) -> PageChange:
+    """The row of a public page, as of write `seq`. Wagtail keeps the site root paths on what
+    it is given as the request (`holder`: one for all the pages of a write); not a request,
+    so that a page in two sites takes its first site's address, whatever site asked."""
+    parts = page.get_url_parts(holder)
     model = ContentType.objects.get_for_id(page.content_type_id).model_class()
     return PageChange(
         page_id=page.pk,
@@ -198,7 +198,7 @@ def reconcile_all(
             ChangeCounter.objects.create(pk=COUNTER_PK, value=0, epoch=new_epoch())
             counter = ChangeCounter.objects.select_for_update().get(pk=COUNTER_PK)
         seq = counter.value + 1
-        now, request = timezone.now(), HttpRequest()
+        now, holder = timezone.now(), SimpleNamespace()
         known = {
             page_id: (locale, page_type, action, html_path)
             for page_id, locale, page_type, action, html_path in PageChange.objects.values_list(
@@ -210,7 +210,7 @@ def reconcile_all(
         public_ids: set[int] = set()
         for page in public_pages_of_site(rule, progress):
             public_ids.add(page.pk)
-            row = row_for(page, seq, now, request)
+            row = row_for(page, seq, now, holder)
             state = (row.locale, row.page_type, row.action, row.html_path)
             if touch_all or known.get(page.pk) != state:
                 upserts.append(row)
