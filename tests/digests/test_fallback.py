@@ -185,3 +185,28 @@ def test_the_sitemap_and_the_chinese_feed_name_only_real_translations(client, un
         raise AssertionError("the untranslated digest is not in the sitemap")
     assert untranslated.title not in client.get("/zh-hant/feed.atom").content.decode()
     assert untranslated.title in client.get("/feed.atom").content.decode()
+
+
+def test_the_reader_serves_the_chinese_address_naming_the_english_one(client, untranslated):
+    chinese_topic = translation(topic_of(untranslated), "zh-hant")
+    response = client.get(f"/zh-hant/{chinese_topic.slug}/{untranslated.slug}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f'<link rel="canonical" href="{untranslated.full_url}">' in html
+    assert '<html lang="zh-Hant">' in html
+    # A page no language shows is still not found.
+    untranslated.unpublish()
+    assert client.get(f"/zh-hant/{chinese_topic.slug}/{untranslated.slug}/").status_code == 404
+    assert client.get(f"/zh-hant/{chinese_topic.slug}/no-such-digest/").status_code == 404
+
+
+def test_a_translated_topic_slug_still_leads_to_the_english_digest(client, untranslated):
+    chinese_topic = translation(topic_of(untranslated), "zh-hant")
+    chinese_topic.slug = "fu-wu-qi-nei-bu"
+    chinese_topic.save_revision().publish()
+    address = f"/zh-hant/fu-wu-qi-nei-bu/{untranslated.slug}/"
+    assert client.get(address).status_code == 200
+    found = client.get(
+        f"{PAGES_URL}find/", {"html_path": address, "fallback": "en"}, follow=True
+    ).json()
+    assert found["id"] == untranslated.pk and found["meta"]["fallback"] is True
