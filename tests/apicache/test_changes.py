@@ -381,3 +381,17 @@ def test_a_reader_never_sees_a_later_write_before_an_earlier_one(committed_seed,
     assert errors == []
     items = follow(client, since=cursor, type=DIGEST_TYPE)[0]
     assert [item["id"] for item in items] == [first.pk, second.pk]
+
+
+def test_the_answers_are_as_the_api_description_says(conforms, client):
+    cursor = cursor_now(client)
+    edit_and_publish(digest("Odin"), "Odin, described")
+    digest("ByteScale").unpublish()
+    conforms(CHANGES, locale="en")
+    answer = conforms(CHANGES, locale="zh-hant", since=cursor, limit=2).json()
+    assert answer["items"] and answer["meta"]["has_more"] is True
+    conforms(CHANGES, locale="en", since=cursor, type=DIGEST_TYPE)
+    conforms(CHANGES, 400, locale="en", since="nope")
+    conforms(CHANGES, 400)
+    call_command("rebuild_changes", "--new-epoch", verbosity=0)
+    conforms(CHANGES, 410, locale="en", since=cursor)

@@ -210,3 +210,10 @@ def test_a_translated_topic_slug_still_leads_to_the_english_digest(client, untra
         f"{PAGES_URL}find/", {"html_path": address, "fallback": "en"}, follow=True
     ).json()
     assert found["id"] == untranslated.pk and found["meta"]["fallback"] is True
+
+
+def test_the_answers_are_as_the_api_description_says(conforms, untranslated):
+    conforms(PAGES_URL, type=DIGEST_TYPE, locale="zh-hant", fallback="en", fields="*")
+    conforms(PAGES_URL, locale="zh-hant", fallback="en")
+    conforms(f"{PAGES_URL}{untranslated.pk}/", locale="zh-hant", fallback="en")
+    conforms(PAGES_URL, 400, locale="zh-hant", fallback="zh-hant")
