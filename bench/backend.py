@@ -572,6 +572,11 @@ def main() -> None:
             if stage_wanted(stage.__name__):
                 run.guarded(stage, server)
                 server.wait_idle()
+        from . import changes_bench
+
+        if stage_wanted("changes"):  # last on the server: it writes to the scenario
+            for figure in run.guarded(changes_bench.measure, server) or []:
+                run.add(figure)
     from . import sync_bench
 
     if stage_wanted("sync"):
