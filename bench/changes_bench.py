@@ -71,17 +71,23 @@ def measure(server: Server) -> list[Figure]:
         )
     )
     chunk = sync_chunk(timed, log_seconds)
-    figures.append(
+    publish = [round(seconds * 1000, 1) for seconds in log_seconds["publish"]]
+    figures += [
         Figure(
-            name="change log: log_write per publish, and per 50-paper sync chunk",
+            name="change log: log_write per publish",
             unit="ms",
             value=median(log_seconds["publish"]) * 1000,
-            baseline=median(log_seconds["sync"]) * 1000,
-            baseline_name=f"sync chunk ({chunk} digests moved)",
             target="(no target)",
-            note=f"publish samples {[round(s * 1000, 1) for s in log_seconds['publish']]}",
-        )
-    )
+            note=f"inside the writer's transaction; samples {publish}",
+        ),
+        Figure(
+            name="change log: log_write per 50-paper sync chunk",
+            unit="ms",
+            value=median(log_seconds["sync"]) * 1000,
+            target="(no target)",
+            note=f"one UPDATE: {chunk} digests (both languages) moved to the chunk's number",
+        ),
+    ]
     return figures
 
 
