@@ -577,6 +577,11 @@ def main() -> None:
         if stage_wanted("dashboard"):
             for figure in run.guarded(dashboard_bench.measure, server) or []:
                 run.add(figure)
+        from . import changes_bench
+
+        if stage_wanted("changes"):  # last on the server: it writes to the scenario
+            for figure in run.guarded(changes_bench.measure, server) or []:
+                run.add(figure)
     from . import sync_bench
 
     if stage_wanted("sync"):

@@ -1,4 +1,5 @@
-"""Filters the API's endpoints share that differ from Wagtail's: locale, and search's checks."""
+"""Filters the API's endpoints share that differ from Wagtail's: locale (and its fallback), and
+search's checks."""
 
 from __future__ import annotations
 
@@ -47,6 +48,30 @@ def requested_language(request) -> str | None:
             % {"code": code, "known": ", ".join(known)}
         )
     return configured
+
+
+def requested_fallback(request) -> str | None:
+    """`fallback`, the language whose pages fill in for those `locale` lacks: only the default
+    language (settings.LANGUAGE_CODE, the one every page is written in first), and only beside
+    `locale`, or on find/ by `html_path`, whose prefix names the language (a 400 otherwise).
+
+    None without the parameter, and on find/ by address without `locale` (every language is
+    searched there already); the configured spelling otherwise, which may be `locale` itself
+    (nothing to fill in then).
+    """
+    value = request.GET.get("fallback")
+    if value is None:
+        return None
+    default = settings.LANGUAGE_CODE
+    if value.lower() != default.lower():
+        raise BadRequestError(_("fallback must be %(code)s") % {"code": default})
+    if requested_language(request) is None:
+        if "html_path" in request.GET:
+            return None
+        raise BadRequestError(
+            _("%(name)s needs %(other)s") % {"name": "fallback", "other": "locale"}
+        )
+    return default
 
 
 class CheckedSearchFilter(BaseFilterBackend):

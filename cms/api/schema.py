@@ -20,7 +20,7 @@ from cms.api.params import repeated_parameter_message, unknown_parameters_messag
 SCHEMA_PATH = Path(__file__).with_name("openapi.yaml")
 FORMATS = ("yaml", "json")
 # The endpoints anyone may read (the preview's needs a token from the admin).
-PUBLIC_ENDPOINTS = ("pages", "papers", "images", "documents")
+PUBLIC_ENDPOINTS = ("pages", "changes", "papers", "images", "documents")
 
 
 @cache

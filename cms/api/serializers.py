@@ -3,7 +3,8 @@ and `meta.parent` read from the pages API's prefetch.
 
 Wagtail's `html_url` calls `page.full_url`, which reads the site root paths from the cache for
 every page of a listing (a cache round trip per row); `get_full_url(request)` keeps them on the
-request. The output is the same bytes as Wagtail's.
+request. The output is the same bytes as Wagtail's, except that a request with a locale fallback
+gets `meta.fallback` on each page.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from .fields import PAGE_LANGUAGE
 from .prefetch import PREFETCHED_PARENT
 
 _MISSING = object()
+# The serializer context's key for the language a request with a locale fallback asked for.
+FALLBACK_OF = "fallback_of"
 
 
 class PageHtmlUrlField(wagtail_serializers.PageHtmlUrlField):
@@ -77,6 +80,17 @@ class PageSerializer(wagtail_serializers.PageSerializer):
 
     def to_representation(self, instance):
         """The page, its rich text linking to pages in its own language (a listing holds both
-        languages, and the request's language is not the page's)."""
+        languages, and the request's language is not the page's).
+
+        Asked for with a locale fallback (the view puts the asked language in the context as
+        FALLBACK_OF), its meta says its language and whether it fills in for a page that
+        language lacks (`meta.fallback`).
+        """
         self.context[PAGE_LANGUAGE] = instance.locale.language_code
-        return super().to_representation(instance)
+        data = super().to_representation(instance)
+        asked = self.context.get(FALLBACK_OF)
+        if asked is not None:
+            meta = data.setdefault("meta", {})
+            meta["locale"] = instance.locale.language_code
+            meta["fallback"] = instance.locale.language_code != asked
+        return data

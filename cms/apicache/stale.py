@@ -10,6 +10,8 @@ every cache layer from it:
   it by every write that can change which pages are public (`CHANGES_VISIBILITY`);
 - a CDN in WAGTAILFRONTENDCACHE gets `changed_urls(write)` as one PurgeBatch after the commit
   (computed before it: a deleted page's parent and translations must still be readable);
+- the change log behind `/api/v2/changes/` (cms.apicache.changes) logs what the write did to
+  the pages it reached, in the writer's transaction;
 - `write_recorded` tells anyone else who acts on writes (cms.webhooks) with the same write and
   the same `changed_urls`, computed at most once per write.
 
@@ -48,6 +50,8 @@ from wagtail.signals import page_published, page_unpublished, post_page_move
 
 from cms.api.version import bump_content_version
 from cms.ops.frontend_cache import purge_after_commit
+
+from . import changes
 
 PUBLISH = "publish"
 UNPUBLISH = "unpublish"
@@ -236,8 +240,9 @@ def collection_media_paths(collection: Collection) -> list[str]:
 
 _batch: ContextVar[list[Write] | None] = ContextVar("stale_batch", default=None)
 
-# Sent once per recorded write, inside the writer's transaction: `write`, and `changed_urls`, a
-# callable returning changed_urls(write) (computed on first call, then shared).
+# Sent once per recorded write, inside the writer's transaction: `write`, `changed_urls`, a
+# callable returning changed_urls(write) (computed on first call, then shared), and
+# `changes_cursor`, one returning the changes feed's cursor after the write (cms.apicache.changes).
 write_recorded = Signal()
 
 
@@ -247,11 +252,13 @@ def record(write: Write) -> None:
     if batch is not None:
         batch.append(write)
         return
+    seq = changes.log_write(stale_page_ids(write), visibility=write.kind in CHANGES_VISIBILITY)
     bump_content_version(visibility=write.kind in CHANGES_VISIBILITY)
     urls: Callable[[], list[str]] = cache(lambda: changed_urls(write))
     if getattr(settings, "WAGTAILFRONTENDCACHE", None):
         purge_after_commit(urls())
-    write_recorded.send(sender=Write, write=write, changed_urls=urls)
+    cursor = cache(lambda: changes.cursor_after(seq))
+    write_recorded.send(sender=Write, write=write, changed_urls=urls, changes_cursor=cursor)
 
 
 @contextmanager

@@ -1,9 +1,10 @@
 """The pages endpoint: Wagtail's PagesAPIViewSet, with the public-page rules and batched reads.
 
-Four things differ from stock Wagtail: which pages count as public (see
+Five things differ from stock Wagtail: which pages count as public (see
 visibility.PublicRule, applied to the requested page type directly), the locale and
 search filters (see api_filters), the prefetching that keeps a list response at a fixed
-number of queries whatever its `limit`, and `find/?html_path=` reading a `/zh-hant/` prefix.
+number of queries whatever its `limit`, `find/?html_path=` reading a `/zh-hant/` prefix, and
+`fallback=en`, which fills in the pages `locale` lacks with their English pages.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Sequence
+from copy import copy
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import QuerySet
-from django.http import Http404
+from django.db.models import Case, Q, QuerySet, Value, When
+from django.http import Http404, QueryDict
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
@@ -25,11 +28,11 @@ from wagtail.api.v2.utils import BadRequestError, page_models_from_string
 from wagtail.api.v2.views import PagesAPIViewSet as WagtailPagesAPIViewSet
 from wagtail.models import Page, get_page_models
 
-from cms.api.filters import LocaleFilter, requested_language
+from cms.api.filters import LocaleFilter, requested_fallback, requested_language
 from cms.api.http import PublicAPIMixin
 from cms.api.params import StrictFieldsFilter, StrictOrderingFilter
 from cms.api.prefetch import attach_public_parents
-from cms.api.serializers import PageSerializer
+from cms.api.serializers import FALLBACK_OF, PageSerializer
 from cms.api.visibility import (
     depends_on_requester,
     link_targets,
@@ -40,12 +43,15 @@ from cms.api.visibility import (
 from cms.papers.selectors import attach_paper_parts
 
 from .api_filters import SubstringSearchFilter
+from .fallback import fallback_page
 from .models import DigestPage, TopicPage
 from .rich_text import page_link_ids
 from .selectors import attach_digests
 
 # StreamFields whose rich text may link to pages (cms.digests.blocks.relink_pages).
 RICH_TEXT_STREAMS = frozenset({"body", "commentary"})
+# Filters naming a page of the asked language's tree: a fallback asks them of its English page.
+TREE_FILTERS = ("child_of", "descendant_of", "ancestor_of")
 
 
 def requested_page_types(value: str) -> tuple[type[Page], ...]:
@@ -66,6 +72,7 @@ def requested_page_types(value: str) -> tuple[type[Page], ...]:
 
 class PagesAPIViewSet(PublicAPIMixin, WagtailPagesAPIViewSet):
     base_serializer_class = PageSerializer
+    known_query_parameters = WagtailPagesAPIViewSet.known_query_parameters | {"fallback"}
     filter_backends = [
         StrictFieldsFilter,
         wagtail_filters.ChildOfFilter,
@@ -110,7 +117,52 @@ class PagesAPIViewSet(PublicAPIMixin, WagtailPagesAPIViewSet):
         """
         context = super(WagtailPagesAPIViewSet, self).get_serializer_context()
         context["base_queryset"] = SimpleLazyObject(self.get_base_queryset)
+        if requested_fallback(self.request) is not None:
+            context[FALLBACK_OF] = requested_language(self.request)
         return context
+
+    def filter_queryset(self, queryset):
+        """The filters as Wagtail runs them; with `fallback=en`, the English pages that the
+        asked locale has no public translation of are added, as the same filters select them
+        in English (tree filters asked of their pages' English translations).
+
+        Without an `order`, the asked locale's pages come first, then the English ones, each
+        in tree order. Two queries more at most (the tree filters' pages), none per page.
+        """
+        asked = super().filter_queryset(queryset)
+        fallback = requested_fallback(self.request)
+        language = requested_language(self.request)
+        if fallback is None or fallback == language:
+            return asked
+        english = self.fallback_pages(queryset, fallback)
+        translated = public_pages(self.request).filter(locale__language_code=language)
+        english = english.exclude(translation_key__in=translated.values("translation_key"))
+        both = queryset.filter(Q(pk__in=asked.values("pk")) | Q(pk__in=english.values("pk")))
+        if "order" in self.request.GET:
+            return StrictOrderingFilter().filter_queryset(self.request, both, self)
+        asked_first = Case(When(locale__language_code=language, then=Value(0)), default=Value(1))
+        return both.order_by(asked_first, "path")
+
+    def fallback_pages(self, queryset: QuerySet, fallback: str) -> QuerySet:
+        """`queryset` filtered as the request asks, in the `fallback` language."""
+        params = self.request.GET.copy()
+        params["locale"] = fallback
+        del params["fallback"]
+        tree = {
+            name: int(params[name]) for name in TREE_FILTERS if params.get(name, "root") != "root"
+        }
+        if tree:
+            mapped = translations_in(self.request, set(tree.values()), fallback)
+            if not set(tree.values()) <= set(mapped):
+                return queryset.none()  # a page with no public English translation
+            for name, pk in tree.items():
+                params[name] = str(mapped[pk])
+        # The same request with other parameters: Wagtail's filters read `request.GET`.
+        twin = copy(self.request)
+        twin.GET = QueryDict(params.urlencode())
+        for backend in self.filter_backends:
+            queryset = backend().filter_queryset(twin, queryset, self)
+        return queryset
 
     def find_object(self, queryset, request):
         """Wagtail's lookups, with `html_path` taken as the site's addresses are: language-prefixed.
@@ -127,7 +179,23 @@ class PagesAPIViewSet(PublicAPIMixin, WagtailPagesAPIViewSet):
             page = Page.find_for_request(request, page_path)
         if page is not None and self.filter_queryset(queryset).filter(pk=page.pk).exists():
             return page
+        if "fallback" in request.GET:
+            requested_fallback(request)  # a 400 for any language but the default
+            page = fallback_page(request, language_code, page_path)
+            if page is not None and self.filter_queryset(queryset).filter(pk=page.pk).exists():
+                return page
         return None
+
+    def find_view(self, request):
+        """Wagtail's find/, whose redirect keeps the query: a find by address with `fallback`
+        and no `locale` names the address's language, so that the detail says whether the
+        page found fills in for it (`meta.fallback`)."""
+        response = super().find_view(request)
+        if "html_path" in request.GET and "fallback" in request.GET and "locale" not in request.GET:
+            language_code, _path = split_language_prefix(request.GET["html_path"])
+            separator = "&" if "?" in response["Location"] else "?"
+            response["Location"] += separator + urlencode({"locale": language_code})
+        return response
 
     def paginate_queryset(self, queryset):
         pages = list(super().paginate_queryset(queryset))
@@ -215,6 +283,17 @@ class PagesAPIViewSet(PublicAPIMixin, WagtailPagesAPIViewSet):
         for language, ids in linked.items():
             if ids:
                 link_targets(self.request, ids, language)
+
+
+def translations_in(request, ids: set[int], language: str) -> dict[int, int]:
+    """Page id -> the id of its public translation in `language` (itself if it is in it)."""
+    keys = dict(Page.objects.filter(pk__in=ids).values_list("pk", "translation_key"))
+    found = dict(
+        public_pages(request)
+        .filter(translation_key__in=keys.values(), locale__language_code=language)
+        .values_list("translation_key", "pk")
+    )
+    return {pk: found[key] for pk, key in keys.items() if key in found}
 
 
 def first(queryset: QuerySet) -> Any:

@@ -10,6 +10,7 @@ from wagtail.models import Page
 
 from cms.api.errors import API_PATH_PREFIX, api_not_found
 from cms.api.visibility import private_for_who_sees_more, public_rule
+from cms.digests.fallback import fallback_page
 
 ADMIN_PATH_PREFIXES = ("/admin/", "/documents/")
 
@@ -23,15 +24,23 @@ def reader_shell(request: HttpRequest, path: str = "") -> HttpResponse:
     """The index, a topic (`<topic>/`) or a digest (`<topic>/<digest>/`): one shell for all.
 
     The language is the address's (`/zh-hant/…` or none for English); an old `?lang=` link is
-    sent on to the address of the language it asked for.
+    sent on to the address of the language it asked for. A page that language lacks but
+    English has is served too (the reader shows the English page, noted as not yet translated:
+    cms.digests.fallback), naming the English address as canonical.
     """
     if OLD_LANGUAGE_PARAMETER in request.GET:
         target = address_in_asked_language(request)
         if target is not None:
             return HttpResponseRedirect(target)
-    if not is_public_page_path(request, path):
+    if is_public_page_path(request, path):
+        return render(request, "reader/shell.html", shell_context(preview=False))
+    english = fallback_page(request, translation.get_language(), path)
+    if english is None:
         return page_not_found(request)  # the reader's 404, or JSON for an /api/ address
-    return render(request, "reader/shell.html", shell_context(preview=False))
+    # A page this language lacks, shown in English (the reader notes it): its canonical
+    # address is the English one.
+    context = {**shell_context(preview=False), "canonical": english.get_full_url(request)}
+    return render(request, "reader/shell.html", context)
 
 
 def reader_not_found(request: HttpRequest) -> HttpResponse:

@@ -22,7 +22,7 @@ from wagtail.models import Page
 from wagtail_localize.models import TranslationSource
 
 from cms.api.visibility import anonymous_rule, shown_to_anyone
-from cms.apicache import stale
+from cms.apicache import changes, stale
 
 from . import outbox
 from .models import Endpoint
@@ -65,14 +65,22 @@ def is_translation(page: Page) -> bool:
     )
 
 
-def on_write(sender, write: stale.Write, changed_urls: Callable[[], list[str]], **kwargs) -> None:
-    """Turn one recorded write into its events (writes with no event kind send none)."""
-    if write.kind in PAGE_EVENTS and write.page is not None:
-        page_event(write, changed_urls)
-    elif write.kind in {stale.PAPER, stale.PAPERS_SYNCED}:
-        shown = cache(lambda: anonymous_rule().condition())  # once for a sync batch's papers
-        for paper_id in sorted(write.paper_ids):
-            paper_event(write, paper_id, changed_urls, shown)
+def on_write(
+    sender,
+    write: stale.Write,
+    changed_urls: Callable[[], list[str]],
+    changes_cursor: Callable[[], str | None] | None = None,
+    **kwargs,
+) -> None:
+    """Turn one recorded write into its events (writes with no event kind send none); each
+    carries the changes feed's cursor after the write (`changes_cursor`, outbox.carrying)."""
+    with outbox.carrying(changes_cursor):
+        if write.kind in PAGE_EVENTS and write.page is not None:
+            page_event(write, changed_urls)
+        elif write.kind in {stale.PAPER, stale.PAPERS_SYNCED}:
+            shown = cache(lambda: anonymous_rule().condition())  # once for a batch's papers
+            for paper_id in sorted(write.paper_ids):
+                paper_event(write, paper_id, changed_urls, shown)
 
 
 # Set on a page about to be deleted: whether an anonymous reader was shown it (its own
@@ -173,7 +181,13 @@ def on_sync_finished(sender, summary: dict[str, Any], paper_ids: list[int], **kw
             urls = stale.changed_urls(
                 stale.Write(stale.PAPERS_SYNCED, paper_ids=frozenset(paper_ids))
             )
-        return {"run": summary, "paper_ids": paper_ids, "changed_urls": urls}
+        # The run's batches are logged by now: the head is the cursor after all they wrote.
+        return {
+            "run": summary,
+            "paper_ids": paper_ids,
+            "changed_urls": urls,
+            "changes_cursor": changes.head_cursor(),
+        }
 
     outbox.enqueue("sync.finished", f"sync-run:{summary['id']}", None, data)
 

@@ -3,19 +3,26 @@
 One row per event per endpoint that wants it. An editor's save writes a paper and its authors
 as several writes; while a row for the same event and subject has not been attempted yet, a
 later write merges into it (the newest data, the union of the changed URLs and fields), so a
-save makes one delivery, not one per row written.
+save makes one delivery, not one per row written. Events of a write carry the changes feed's
+cursor after it (`carrying`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from cms.apicache.changes import newer_cursor
+
 from .models import TEST_EVENT, Delivery, Endpoint
+
+CURSOR_KEY = "changes_cursor"
 
 
 def envelope(event_type: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -24,14 +31,36 @@ def envelope(event_type: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def merged(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """`new`, keeping what `old` said changed (URLs; fields, unless either did not know)."""
+    """`new`, keeping what `old` said changed (URLs; fields, unless either did not know) and
+    the later of their changes feed cursors."""
     data = dict(new["data"])
     urls = old["data"].get("changed_urls", []) + data.get("changed_urls", [])
     data["changed_urls"] = list(dict.fromkeys(urls))
     if "fields" in data:
         before, now = old["data"].get("fields"), data["fields"]
         data["fields"] = None if before is None or now is None else sorted({*before, *now})
+    cursor = newer_cursor(old["data"].get(CURSOR_KEY), data.get(CURSOR_KEY))
+    if cursor is not None:
+        data[CURSOR_KEY] = cursor
     return {**new, "data": data}
+
+
+# The changes feed's cursor after the write being turned into events (cms.webhooks.events sets
+# it around each write's events): a receiver that missed deliveries catches up from the last
+# cursor it got (GET /api/v2/changes/?since=...).
+_changes_cursor: ContextVar[Callable[[], str | None] | None] = ContextVar(
+    "webhooks_changes_cursor", default=None
+)
+
+
+@contextmanager
+def carrying(changes_cursor: Callable[[], str | None] | None) -> Iterator[None]:
+    """Events enqueued inside the block carry `changes_cursor()` as `data.changes_cursor`."""
+    token = _changes_cursor.set(changes_cursor)
+    try:
+        yield
+    finally:
+        _changes_cursor.reset(token)
 
 
 def enqueue(
@@ -50,6 +79,9 @@ def enqueue(
     found = data()
     if found is None:
         return
+    changes_cursor = _changes_cursor.get()
+    if changes_cursor is not None and CURSOR_KEY not in found:
+        found[CURSOR_KEY] = changes_cursor()
     payload = envelope(event_type, found)
     created = []
     with transaction.atomic():

@@ -40,10 +40,11 @@ def test_the_description_describes_its_own_answers(conforms):
 
 def test_the_root_says_where_every_endpoint_is(conforms, client, rich_odin):
     addresses = conforms("/api/v2/").json()
-    assert set(addresses) == {"pages", "papers", "images", "documents", "schema"}
+    assert set(addresses) == {"pages", "changes", "papers", "images", "documents", "schema"}
     for name, address in addresses.items():
         assert address.startswith("http://testserver/api/v2/"), name
-        assert client.get(address.removeprefix("http://testserver")).status_code == 200, name
+        query = REQUIRED_QUERY.get(address.removeprefix("http://testserver"), "")
+        assert client.get(address.removeprefix("http://testserver") + query).status_code == 200
     assert "wrong" in conforms("/api/v2/", 400, wrong="1").json()["message"]
 
 
@@ -132,6 +133,10 @@ def test_media_listings_conform(conforms):
     conforms("/api/v2/images/", 400, limit=1000)
 
 
+# The parameters an endpoint cannot answer without.
+REQUIRED_QUERY = {"/api/v2/changes/": "?locale=en"}
+
+
 def every_described_get(rich_odin) -> list[str]:
     """A real URL for each GET the description lists (the preview's needs an editor's token)."""
     from django.core.files.base import ContentFile
@@ -156,7 +161,9 @@ def every_described_get(rich_odin) -> list[str]:
     for path, operations in SCHEMA["paths"].items():
         if "get" not in operations or path.endswith(("/find/", "/page_preview/")):
             continue
-        urls.append(path.format(pk=ids[path]) if "{pk}" in path else path)
+        urls.append(
+            (path.format(pk=ids[path]) if "{pk}" in path else path) + REQUIRED_QUERY.get(path, "")
+        )
     return urls
 
 

@@ -1,5 +1,7 @@
 // The only place the reader talks to the server: Wagtail's pages API and the preview endpoint.
 
+import { DEFAULT_LANG } from "./i18n.js";
+
 const API_ROOT = document.body.dataset.apiRoot || "/api/v2/";
 const PAGE_LIMIT = 100; // WAGTAILAPI_LIMIT_MAX
 const cache = new Map();
@@ -24,6 +26,14 @@ async function getJSON(path, params) {
     cache.set(url, request);
   }
   return cache.get(url);
+}
+
+/**
+ * `params` for the pages of `lang`, where that language lacks a page filled in with the English
+ * one (the API's `fallback`: such a page has `meta.fallback` true and `meta.locale` "en").
+ */
+export function inLanguage(lang, params) {
+  return lang === DEFAULT_LANG ? { ...params, locale: lang } : { ...params, locale: lang, fallback: DEFAULT_LANG };
 }
 
 /** Every page matching `params`, following offsets past the API's 100-item limit. */

@@ -37,3 +37,11 @@ export function breadcrumb(trail) {
 export function scrollingTable(labelId, table) {
   return h("div", { class: "table-scroll", role: "region", "aria-labelledby": labelId, tabindex: "0" }, table);
 }
+
+/**
+ * The note on a page shown in English because the language being read lacks it (the API's
+ * `meta.fallback`), in the reader's language. Null otherwise.
+ */
+export function fallbackNote(fallback) {
+  return fallback ? h("p", { class: "fallback-note", role: "note" }, t("notTranslatedYet")) : null;
+}

@@ -1,13 +1,14 @@
 // One digest: both titles, venue and reading time, the summary, the body, the synced paper metadata.
 
-import { listPages } from "../api.js";
+import { inLanguage, listPages } from "../api.js";
 import { h } from "../dom.js";
 import { readingTime, venueLine } from "../format.js";
 import { HTML_LANG, otherLanguage, t } from "../i18n.js";
 import { pageHref } from "../urls.js";
 import { renderBlocks } from "../blocks.js";
 import { citeControl } from "../cite.js";
-import { breadcrumb, safeUrl } from "./common.js";
+import { noticeBanner } from "../notices.js";
+import { breadcrumb, fallbackNote, safeUrl } from "./common.js";
 
 const DIGEST_FIELDS = "_,id,title,slug,short_name,reading_minutes,summary,body,topic,paper";
 
@@ -15,18 +16,20 @@ const DIGEST_FIELDS = "_,id,title,slug,short_name,reading_minutes,summary,body,t
  * The digest at /<topicSlug>/<slug>/ (null when there is none), with its other-language title.
  * Slugs are unique among a topic's digests only, so a slug is looked up with every topic's
  * pages and the one under the address's topic is kept (the translation: under the same topic).
+ * A digest not translated yet is the English one (`meta.fallback`), which has no other title.
  */
 export async function loadDigest(lang, topicSlug, slug, draft = null) {
   const other = otherLanguage(lang);
   const [digests, translations] = await Promise.all([
     draft
       ? null
-      : listPages({ type: "digests.DigestPage", locale: lang, slug, fields: DIGEST_FIELDS, rich_text_format: "html" }),
+      : listPages(inLanguage(lang, { type: "digests.DigestPage", slug, fields: DIGEST_FIELDS, rich_text_format: "html" })),
     listPages({ type: "digests.DigestPage", locale: other, slug: draft ? draft.meta.slug : slug, fields: "_,title,topic" }),
   ]);
   const digest = draft || inTopic(digests.items, topicSlug);
   if (!digest) return null;
-  return { digest, translation: inTopic(translations.items, digest.topic?.slug), other };
+  const translation = digest.meta?.fallback ? null : inTopic(translations.items, digest.topic?.slug);
+  return { digest, translation, other };
 }
 
 function inTopic(digests, topicSlug) {
@@ -35,9 +38,14 @@ function inTopic(digests, topicSlug) {
 
 export function renderDigest({ digest, translation, other }, { home }) {
   const topic = digest.topic;
+  const fallback = Boolean(digest.meta?.fallback);
+  // A digest not translated yet is shown in English: its own words are marked so, the
+  // reader's (breadcrumb, reading time, headings) are not.
+  const lang = fallback ? HTML_LANG[digest.meta.locale] : null;
   const view = h(
     "article",
     { class: "digest" },
+    fallbackNote(fallback),
     breadcrumb([
       { label: home, href: pageHref("/") },
       topic ? { label: topic.title, href: pageHref(`/${topic.slug}/`) } : null,
@@ -47,14 +55,16 @@ export function renderDigest({ digest, translation, other }, { home }) {
       "header",
       { class: "digest__header" },
       h("p", { class: "kicker" }, digest.short_name),
-      h("h1", { tabindex: "-1" }, digest.title),
+      h("h1", { tabindex: "-1", lang }, digest.title),
       translation ? h("p", { class: "other-title", lang: HTML_LANG[other] }, translation.title) : null,
       h("p", { class: "meta" }, [venueLine(digest.paper), readingTime(digest.reading_minutes)].filter(Boolean).join(" · ")),
     ),
-    h("p", { class: "lead" }, digest.summary),
+    // Retracted or corrected since: said before anything the digest says about the paper.
+    digest.paper ? noticeBanner(digest.paper) : null,
+    h("p", { class: "lead", lang }, digest.summary),
     // The digest's own text comes first: the paper's metadata (authors, links, abstract) is
     // reference material, and on a phone it used to push the text two screens down.
-    digest.body?.length ? h("div", { class: "prose" }, renderBlocks(digest.body)) : null,
+    digest.body?.length ? h("div", { class: "prose", lang }, renderBlocks(digest.body)) : null,
     digest.paper ? paperSection(digest.paper) : null,
   );
   return { title: `${digest.short_name} · ${digest.title}`, view };

@@ -1,7 +1,7 @@
 // The site index: title, intro, counts, topic navigation, a live filter, and one card per digest
 // under its topic (with the topic's chapter to finish first, where it names one).
 
-import { listPages, findPage } from "../api.js";
+import { findPage, inLanguage, listPages } from "../api.js";
 import { h } from "../dom.js";
 import { affiliationLine, authorLine, foldText, matchesQuery, readingTime, venueLine } from "../format.js";
 import { HTML_LANG, otherLanguage, t } from "../i18n.js";
@@ -14,17 +14,20 @@ export async function loadIndex(lang, draft = null) {
   const other = otherLanguage(lang);
   const [page, topics, digests, otherDigests] = await Promise.all([
     draft || findPage({ type: "digests.DigestIndexPage", locale: lang, fields: "_,id,title,intro" }),
-    listPages({ type: "digests.TopicPage", locale: lang, fields: "_,id,title,slug,finish_first" }),
-    listPages({ type: "digests.DigestPage", locale: lang, fields: CARD_FIELDS }),
+    // What this language lacks is filled in with the English pages (`meta.fallback`).
+    listPages(inLanguage(lang, { type: "digests.TopicPage", fields: "_,id,title,slug,finish_first" })),
+    listPages(inLanguage(lang, { type: "digests.DigestPage", fields: CARD_FIELDS })),
     listPages({ type: "digests.DigestPage", locale: other, fields: "_,title,slug,summary,topic" }),
   ]);
   if (!page) return null;
   // Slugs are synchronized across languages, so topic/digest slugs pair a page with its translation.
   const key = (digest) => `${digest.topic?.slug}/${digest.meta.slug}`;
   const translations = new Map(otherDigests.items.map((digest) => [key(digest), digest]));
-  const byTopic = new Map(topics.items.map((topic) => [topic.id, []]));
+  // By slug: a digest not translated yet is under the English topic, the same slug.
+  const byTopic = new Map(topics.items.map((topic) => [topic.meta.slug, []]));
   for (const digest of digests.items) {
-    byTopic.get(digest.topic?.id)?.push({ digest, translation: translations.get(key(digest)) });
+    const translation = digest.meta?.fallback ? null : translations.get(key(digest));
+    byTopic.get(digest.topic?.slug)?.push({ digest, translation });
   }
   return {
     lang,
@@ -32,7 +35,7 @@ export async function loadIndex(lang, draft = null) {
     page,
     paperCount: digests.total,
     topicCount: topics.total,
-    topics: topics.items.map((topic) => ({ topic, cards: byTopic.get(topic.id) })),
+    topics: topics.items.map((topic) => ({ topic, cards: byTopic.get(topic.meta.slug) })),
   };
 }
 
@@ -106,6 +109,7 @@ function digestCard({ digest, translation }, data) {
   const paper = digest.paper;
   const href = pageHref(`/${digest.topic.slug}/${digest.meta.slug}/`);
   const affiliations = affiliationLine(paper);
+  const lang = digest.meta?.fallback ? HTML_LANG[digest.meta.locale] : null; // not translated yet
   const item = h(
     "li",
     { class: "card" },
@@ -114,12 +118,13 @@ function digestCard({ digest, translation }, data) {
       { "aria-labelledby": `card-${digest.id}` },
       h("h3", { class: "card__name", id: `card-${digest.id}` }, h("a", { href, "data-route": true }, digest.short_name)),
       h("p", { class: "card__meta" }, [venueLine(paper), readingTime(digest.reading_minutes)].filter(Boolean).join(" · ")),
-      h("p", { class: "card__title" }, digest.title),
+      lang ? h("p", { class: "flag flag--fallback" }, t("notTranslatedYetShort")) : null,
+      h("p", { class: "card__title", lang }, digest.title),
       translation
         ? h("p", { class: "card__title card__title--other", lang: HTML_LANG[data.other] }, translation.title)
         : null,
       affiliations ? h("p", { class: "card__affiliations" }, affiliations) : null,
-      h("p", { class: "card__summary" }, digest.summary),
+      h("p", { class: "card__summary", lang }, digest.summary),
     ),
   );
   // What the filter looks through: both languages, so either one finds the card.
