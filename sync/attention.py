@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 
 from cms.papers.models import PaperNotice
 
@@ -30,7 +30,8 @@ class Attention:
     """What the panel shows: papers per reason, and the first of each kind, newest first."""
 
     papers: int = 0
-    by_notice_label: list[tuple[str, int]] = field(default_factory=list)
+    # (notice type, its label as the source gave it, papers), most papers first.
+    by_notice_type: list[tuple[str, str, int]] = field(default_factory=list)
     papers_with_errors: int = 0
     notices: list[PaperNotice] = field(default_factory=list)
     errors: list[PaperSyncState] = field(default_factory=list)
@@ -60,13 +61,13 @@ def needing_a_person(listed: int = LISTED) -> Attention:
         .union(stuck_states().order_by().values("paper_id"))
         .count()
     )
-    by_label = list(
+    by_type = list(
         unacknowledged_notices()
         .order_by()
-        .values("label")
-        .annotate(papers=Count("paper_id", distinct=True))
-        .order_by("-papers", "label")
-        .values_list("label", "papers")
+        .values("update_type")
+        .annotate(label=Max("label"), papers=Count("paper_id", distinct=True))
+        .order_by("-papers", "update_type")
+        .values_list("update_type", "label", "papers")
     )
     notices = list(
         unacknowledged_notices().select_related("paper").order_by("-first_seen_at", "-pk")[:listed]
@@ -78,7 +79,7 @@ def needing_a_person(listed: int = LISTED) -> Attention:
     )
     return Attention(
         papers=papers,
-        by_notice_label=by_label,
+        by_notice_type=by_type,
         papers_with_errors=stuck_states().count(),
         notices=notices,
         errors=errors,

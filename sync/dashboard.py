@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from cms.ops.charts import BarChart, ChartPanel, ChartRow, PanelLink, Series
+from cms.papers.notice_types import type_label
 
 from . import activity, attention, display
 from .models import SyncRun
@@ -27,6 +28,12 @@ RUN_STATUS_CLASSES = {
     SyncRun.Status.FINISHED: "w-status--primary",
     SyncRun.Status.FAILED: "w-status--critical",
 }
+
+
+def notices_report_url(update_type: str = "") -> str:
+    """The editors' notices report, showing the notices not yet acknowledged (of one type)."""
+    query = {"acknowledged": "false", **({"update_type": update_type} if update_type else {})}
+    return f"{reverse('papers_notices_report')}?{urlencode(query)}"
 
 
 def papers_with_errors_url() -> str:
@@ -100,7 +107,12 @@ class PapersNeedingAPersonPanel(ChartPanel):
     def panel_context(self, request) -> Mapping[str, Any]:
         found = attention.needing_a_person()
         errors_url = papers_with_errors_url()
-        rows = [ChartRow(label=label, values=[papers]) for label, papers in found.by_notice_label]
+        rows = []
+        for update_type, label, papers in found.by_notice_type:
+            url = notices_report_url(update_type)
+            rows.append(
+                ChartRow(label=type_label(update_type, label), values=[papers], url=url, urls=[url])
+            )
         if found.papers_with_errors:
             rows.append(
                 ChartRow(
@@ -128,6 +140,7 @@ class PapersNeedingAPersonPanel(ChartPanel):
             "notices": [
                 {
                     "notice": notice,
+                    "type": type_label(notice.update_type, notice.label),
                     "edit_url": reverse(
                         "wagtailsnippets_papers_paper:edit", args=[notice.paper_id]
                     ),
@@ -136,7 +149,7 @@ class PapersNeedingAPersonPanel(ChartPanel):
                 for notice in found.notices
             ],
             "more_notices": max(
-                0, sum(n for _label, n in found.by_notice_label) - len(found.notices)
+                0, sum(n for _type, _label, n in found.by_notice_type) - len(found.notices)
             ),
             "errors": [
                 {
@@ -148,7 +161,16 @@ class PapersNeedingAPersonPanel(ChartPanel):
                 for state in found.errors
             ],
             "more_errors": max(0, found.papers_with_errors - len(found.errors)),
-            "links": [PanelLink(_("Papers with sync errors"), errors_url)]
-            if found.papers_with_errors
-            else [],
+            "links": [
+                *(
+                    [PanelLink(_("Retracted and corrected papers"), notices_report_url())]
+                    if found.notices
+                    else []
+                ),
+                *(
+                    [PanelLink(_("Papers with sync errors"), errors_url)]
+                    if found.papers_with_errors
+                    else []
+                ),
+            ],
         }
