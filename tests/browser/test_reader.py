@@ -1,10 +1,14 @@
 """The reference reader in a real browser: index, filter, topic and digest pages, accessibility."""
 
+import datetime
 import json
 import unicodedata
 
 import pytest
 
+from cms.digests.models import DigestPage
+from cms.papers.models import Paper, PaperNotice
+from cms.papers.signals import papers_changed
 from cms.seed.parse import DEFAULT_SEED_PATH
 from tests.support.factories import PUBLISHED, DigestPageFactory
 
@@ -360,7 +364,6 @@ def test_a_topic_not_yet_published_in_chinese_is_shown_in_english_noted(seeded_l
 def test_a_page_english_lacks_leads_to_the_other_language(seeded_live_server, page):
     """No fallback into Chinese: an English reader at a digest only Chinese still shows (its
     English page unpublished) is told so and given the Chinese version."""
-    from cms.digests.models import DigestPage
 
     DigestPage.objects.get(slug="fabricperf", locale__language_code="en").unpublish()
     open_reader(page, seeded_live_server.url + "/zh-hant/inside-the-server/fabricperf/")
@@ -378,6 +381,7 @@ def test_a_page_english_lacks_leads_to_the_other_language(seeded_live_server, pa
 
 
 # A retracted or corrected paper (issue 42): the API's `retracted` and `updates` on the paper.
+# test_paper_trust.py follows a notice from the sync's upstream to the reader end to end.
 
 NOTICES = [
     {
@@ -404,28 +408,27 @@ NOTICES = [
 ]
 
 
-def with_notices(page, slug: str, notices: list[dict], retracted: bool) -> None:
-    """The API's answers as they are, but the paper of the digest `slug` carrying `notices`:
-    the fields the papers app adds (helper B of issues 42/43); until they are merged, this
-    stands for them, and an end-to-end test follows the merge."""
-
-    def rewrite(route):
-        response = route.fetch()
-        body = response.json()
-        for item in body.get("items", []):
-            if item.get("meta", {}).get("slug") == slug and item.get("paper"):
-                item["paper"]["retracted"] = retracted
-                item["paper"]["updates"] = notices
-        route.fulfill(response=response, json=body)
-
-    page.route("**/api/v2/pages/?*", rewrite)
+def with_notices(slug: str, notices: list[dict]) -> None:
+    """The paper of the English digest `slug` with `notices` (as the API shows them) stored as
+    the sync stores them, and announced as its writer announces them."""
+    paper = DigestPage.objects.get(slug=slug, locale__language_code="en").paper
+    for notice in notices:
+        PaperNotice.objects.create(
+            paper=paper,
+            notice_doi=notice["doi"] or "",
+            update_type=notice["type"],
+            label=notice["label"],
+            source=notice["source"],
+            updated_on=datetime.date.fromisoformat(notice["date"]) if notice["date"] else None,
+        )
+    papers_changed.send(sender=Paper, paper_ids=[paper.pk], fields={paper.pk: ["notices"]})
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-hant"])
 def test_a_retracted_paper_is_flagged_in_its_topic_and_bannered_on_its_digest(
     seeded_live_server, page, axe_violations, screenshot, lang
 ):
-    with_notices(page, "fabricperf", NOTICES, retracted=True)
+    with_notices("fabricperf", NOTICES)
     prefix = "" if lang == "en" else "/zh-hant"
     open_reader(page, seeded_live_server.url + prefix + "/inside-the-server/")
     rows = page.locator(".comparison-table tbody tr")
@@ -461,7 +464,7 @@ def test_a_retracted_paper_is_flagged_in_its_topic_and_bannered_on_its_digest(
 def test_a_corrected_paper_says_so_and_a_paper_without_notices_says_nothing(
     seeded_live_server, page
 ):
-    with_notices(page, "fabricperf", NOTICES[:1], retracted=False)
+    with_notices("fabricperf", NOTICES[:1])
     open_reader(page, seeded_live_server.url + "/inside-the-server/fabricperf/")
     banner = page.locator(".notice-banner")
     assert banner.locator(".notice-banner__title").inner_text() == (
@@ -547,7 +550,6 @@ def path_of(page) -> str:
 
 
 def test_a_chinese_address_opens_in_chinese_whatever_was_chosen_before(seeded_live_server, page):
-    from cms.digests.models import DigestPage
 
     page.add_init_script("localStorage.setItem('reader.lang', 'en')")
     chinese = DigestPage.objects.get(slug="fabricperf", locale__language_code="zh-hant")
