@@ -171,6 +171,8 @@ def plan_notices(
     OpenAlex's `is_retracted` adds one "openalex" retraction, or removes it when it answers
     false, only while Crossref names no retraction itself.
     """
+    if not current and not any(r.notices or r.is_retracted for r in records.values()):
+        return None  # nothing now, nothing said: most papers, most days
     listed = [n for n in current if n["source"] != OPENALEX_RETRACTION["source"]]
     flagged = [n for n in current if n["source"] == OPENALEX_RETRACTION["source"]]
     changed_by = ""

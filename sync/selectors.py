@@ -8,12 +8,24 @@ from collections.abc import Iterable
 from itertools import zip_longest
 from typing import Any
 
-from cms.papers.models import Paper, PaperAuthor
+from django.db.models import Prefetch
+
+from cms.papers.models import Paper, PaperAuthor, PaperNotice
 
 from .matching import normalize_title
 from .merge import ID_FIELDS, NOTICES
 from .models import PaperSyncState
 from .sources.base import PaperQuery
+
+# A paper's notices as a list attribute, read without a queryset per paper (`notice_rows`).
+NOTICE_ROWS = "synced_notice_rows"
+NOTICES_PREFETCH = Prefetch(NOTICES, to_attr=NOTICE_ROWS)
+
+
+def notice_rows(paper: Paper) -> Iterable[PaperNotice]:
+    """The paper's notices: those NOTICES_PREFETCH read with it, else read now."""
+    rows = getattr(paper, NOTICE_ROWS, None)
+    return paper.notices.all() if rows is None else rows
 
 
 def paper_snapshot(paper: Paper) -> dict[str, Any]:
@@ -43,7 +55,7 @@ def paper_snapshot(paper: Paper) -> dict[str, Any]:
                 "record_id": notice.record_id,
                 "date": notice.updated_on.isoformat() if notice.updated_on else None,
             }
-            for notice in paper.notices.all()
+            for notice in notice_rows(paper)
         ],
     }
 

@@ -34,7 +34,13 @@ from .fetching import Fetch, PaperAnswers
 from .lookup import Found
 from .merge import ID_FIELDS, NOTICES, FieldChange, plan_changes
 from .models import PaperChange, PaperSyncState, SyncError, SyncRun
-from .selectors import existing_paper, paper_queries, paper_snapshot
+from .selectors import (
+    NOTICES_PREFETCH,
+    existing_paper,
+    notice_rows,
+    paper_queries,
+    paper_snapshot,
+)
 from .sources import display_name
 from .sources.base import PaperRecord
 from .text import has_dangerous_markup
@@ -195,7 +201,7 @@ def _replace_notices(paper: Paper, new: list[dict], now: datetime, notices: _Not
     """Plan the paper's notice rows: those whose notice left go, new ones are added (first seen
     now), and the rows kept keep their acknowledgement and e-mail time (their label or date
     follow the source)."""
-    rows = {(row.notice_doi, row.update_type, row.source): row for row in paper.notices.all()}
+    rows = {(row.notice_doi, row.update_type, row.source): row for row in notice_rows(paper)}
     wanted = {
         (values["notice_doi"], values["update_type"], values["source"]): values
         for values in map(_notice_values, new)
@@ -529,7 +535,7 @@ def _plan_chunk(
 ) -> list[_Planned]:
     """The chunk's papers as they are now (their rows locked for the write when `lock`), each
     with the changes its sources' answers make; papers deleted meanwhile are left out."""
-    papers = Paper.objects.prefetch_related(*PAPER_PREFETCH, NOTICES).order_by("pk")
+    papers = Paper.objects.prefetch_related(*PAPER_PREFETCH, NOTICES_PREFETCH).order_by("pk")
     if lock:
         papers = papers.select_for_update()
     found = papers.in_bulk([answers.paper_id for answers in answered])
