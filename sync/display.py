@@ -19,7 +19,7 @@ from cms.papers.locks import LOCKABLE_FIELDS
 
 EMPTY = "—"
 # Fields the sync writes that no editor locks.
-UNLOCKABLE_FIELDS = [("preprint_doi", _("Preprint DOI")), ("notices", _("Update notices"))]
+UNLOCKABLE_FIELDS = [("notices", _("Update notices"))]
 
 
 def field_label(name: str) -> str:

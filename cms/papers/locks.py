@@ -21,6 +21,7 @@ LOCKABLE_FIELDS = [
     ("openalex_id", _("OpenAlex id")),
     ("semantic_scholar_id", _("Semantic Scholar id")),
     ("arxiv_id", _("arXiv id")),
+    ("preprint_doi", _("Preprint DOI")),
     ("abstract", _("Abstract")),
     ("links", _("Links")),
 ]
