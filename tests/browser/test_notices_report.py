@@ -33,7 +33,8 @@ def test_an_editor_opens_filters_and_acknowledges(
     page = new_browser_page()
     log_in(page, "editor")
     page.get_by_role("button", name="Reports").click()
-    page.get_by_role("link", name="Retracted and corrected papers").click()
+    reports = page.get_by_role("list", name="Reports")
+    reports.get_by_role("link", name="Retracted and corrected papers").click()
     page.wait_for_url("**/admin/reports/paper-notices/")
     rows = page.locator("table.listing tbody tr")
     assert rows.count() == 3

@@ -117,11 +117,15 @@ def test_editor_translator_reader_whole_cycle(people, new_browser_page, shots, s
     assert digest.live and digest.paper == Paper.objects.get(title=PAPER_TITLE)
     assert digest.get_translations().count() == 0
 
-    # Nothing of it on the Chinese site.
+    # No Chinese page of it: the Chinese API lists none, and the Chinese reader shows the
+    # English one, flagged as not translated yet (the API's fallback=en).
     assert SHORT_NAME not in json.dumps(api_items(editor, base, "zh-hant"))
     reader = new_browser_page()
-    assert SHORT_NAME not in reader_text(reader, f"{base}/zh-hant/")
     assert SHORT_NAME in reader_text(reader, f"{base}/")
+    reader_text(reader, f"{base}/zh-hant/")
+    card = reader.locator(".card", has_text=SHORT_NAME)
+    assert card.locator(".flag--fallback").inner_text() == "尚未翻譯"
+    assert card.locator(".card__title").first.get_attribute("lang") == "en"
 
     # The translator is told, finds it at the head of the queue, and starts the translation.
     wait_for(lambda: mail.outbox, 30, "the translator's notice")  # sent by a background thread
@@ -161,6 +165,7 @@ def test_editor_translator_reader_whole_cycle(people, new_browser_page, shots, s
     zh_url = f"{base}/zh-hant/{topic.slug}/{digest.slug}/"
     text = reader_text(reader, zh_url)
     assert ZH_TITLE in text and ZH_SUMMARY in text
+    assert reader.locator(".fallback-note").count() == 0  # a translation, not the fallback
     shots(reader, "reader-zh-hant")
 
     # The editor changes the English summary.
