@@ -8,10 +8,13 @@ from collections import Counter
 
 import pytest
 import requests
+from django.core import mail
 
 from cms.digests.models import DigestPage
+from cms.ops import background
 from cms.papers.models import Paper, PaperNotice
 from cms.papers.signals import notices_added, papers_changed
+from cms.translation.policy.roles import EDITORS, ensure_roles
 from sync import lookup, services, tasks
 from sync.merge import OPENALEX_RETRACTION, plan_changes, plan_notices
 from sync.models import PaperChange, SyncRun
@@ -19,6 +22,7 @@ from sync.sources.base import NoticeRecord, PaperRecord
 from sync.sources.crossref import notices_of
 from tests.standin import Canned
 from tests.support.upstream import serving_upstream, source
+from tests.support.users import member
 
 from .recorded import FIXTURES, load, notices_catalog, notices_fixture, recorded_notices
 
@@ -457,3 +461,23 @@ def test_the_stand_in_finds_the_notices_of_dois_as_crossref_does(notices_upstrea
         RETRACTION,
     ]
     assert {update["DOI"] for item in items for update in item["update-to"]} == {BYTESCALE, CRUX}
+
+
+@pytest.mark.django_db
+def test_editors_are_mailed_once_of_each_notice_a_sync_brings(upstream, sync, monkeypatch):
+    """The whole chain: a notice switched on upstream, the sync stores it, and editors hear of
+    it by e-mail after the commit; the next sync, finding the same notice, mails nothing."""
+    monkeypatch.setattr(background, "run_in_background", background.run_here)
+    ensure_roles()
+    member(EDITORS, "editor", email="editor@example.com")
+    sync()
+    assert mail.outbox == []
+
+    upstream.catalog.set_notices(FALCON, recorded_notices(FALCON))
+    sync()
+    (message,) = mail.outbox
+    assert message.to == ["editor@example.com"]
+    assert paper("Falcon").title in message.body and "10.1145/3718958.3799102" in message.body
+
+    sync()
+    assert len(mail.outbox) == 1
