@@ -36,6 +36,10 @@ if os.environ.get("BENCH_CACHE_URL") and not REDIS_URL:  # noqa: F405
         }
     }
 
+# Publishing pages (the changes stage) tells translators by e-mail: kept in memory, as there is
+# no mail server here.
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
 LOGGING = {"version": 1, "disable_existing_loggers": False, "root": {"level": "WARNING"}}
 BENCH_FLOOR_DIR = os.environ.get("BENCH_FLOOR_DIR", "/nonexistent")
 
