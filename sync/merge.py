@@ -18,6 +18,7 @@ from rapidfuzz import fuzz
 
 from cms.papers.locks import PROVENANCE_LOCKED_BY
 from cms.papers.models import PaperNotice
+from cms.papers.notice_types import RETRACTING
 
 from .conf import precedence
 from .matching import normalize_title
@@ -183,7 +184,7 @@ def plan_notices(
             changed_by = "crossref"
         listed = new
     openalex = _answered("openalex", records, unavailable)
-    if any(n["type"] in PaperNotice.RETRACTING for n in listed):
+    if any(n["type"] in RETRACTING for n in listed):
         new_flags = []  # Crossref's own notice says more (its DOI, date, label)
     elif openalex is not None and openalex.is_retracted is not None:
         new_flags = [dict(OPENALEX_RETRACTION)] if openalex.is_retracted else []

@@ -14,7 +14,6 @@ from wagtail.api import APIField
 from wagtail.models import Orderable
 from wagtail.search import index
 
-from . import notice_types
 from .forms import PaperForm
 from .one_line import has_breaking_characters, validate_one_line
 from .serializers import PaperPartField
@@ -284,10 +283,6 @@ class PaperNotice(models.Model):
     correction, an expression of concern... The sync worker alone writes these (from Crossref's
     `updated-by` and OpenAlex's `is_retracted`); editors only acknowledge them."""
 
-    # Crossref `type`s (lower case, `_` for `-`) that withdraw a paper, and those that correct it.
-    RETRACTING = notice_types.RETRACTING
-    CORRECTING = notice_types.CORRECTING
-
     class Source(models.TextChoices):
         PUBLISHER = "publisher", _("Publisher")
         RETRACTION_WATCH = "retraction-watch", _("Retraction Watch")
@@ -328,8 +323,3 @@ class PaperNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.label}: {self.paper.title}"
-
-    @property
-    def retracts(self) -> bool:
-        """Whether this notice withdraws the paper (readers must not rely on it)."""
-        return self.update_type in self.RETRACTING
