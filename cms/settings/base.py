@@ -447,6 +447,8 @@ WEBHOOK_SECRET_ROTATION_HOURS = float(os.environ.get("WEBHOOK_SECRET_ROTATION_HO
 # Private, loopback and link-local receivers: allowed here (local front ends), off in production.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", True)
 WEBHOOK_USER_AGENT = "research-digests-webhooks/1"
+# Seconds the dashboard's webhooks panel keeps its counts (0: count on every visit).
+WEBHOOK_DASHBOARD_SECONDS = int(os.environ.get("WEBHOOK_DASHBOARD_SECONDS", "60"))
 # CA certificates that HTTPS receivers are verified against; empty: certifi's (as requests).
 WEBHOOK_CA_BUNDLE = os.environ.get("WEBHOOK_CA_BUNDLE", "")
 

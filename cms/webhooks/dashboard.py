@@ -7,9 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
+from django.utils import formats, timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from cms.ops.charts import BarChart, ChartPanel, ChartRow, PanelLink, Series, number_text
 
@@ -35,6 +38,19 @@ def milliseconds(value: float | None) -> str:
 def endpoint_label(endpoint) -> str:
     label = str(endpoint)
     return label if endpoint.active else _("%(endpoint)s (disabled)") % {"endpoint": label}
+
+
+def counted_when(counted: activity.Counted) -> str:
+    """When the numbers were counted, and how long they are kept, in the admin's time zone."""
+    seconds = settings.WEBHOOK_DASHBOARD_SECONDS
+    if not seconds:
+        return ""
+    at = formats.time_format(timezone.localtime(counted.at), "TIME_FORMAT")
+    return ngettext(
+        "Counted at %(time)s: these numbers are at most %(seconds)s second old.",
+        "Counted at %(time)s: these numbers are at most %(seconds)s seconds old.",
+        seconds,
+    ) % {"time": at, "seconds": seconds}
 
 
 def webhook_charts(endpoints: list[activity.EndpointActivity]) -> list[BarChart]:
@@ -82,9 +98,10 @@ class WebhookDeliveriesPanel(ChartPanel):
     order = 130
 
     def panel_context(self, request) -> Mapping[str, Any]:
-        endpoints = activity.activity_by_endpoint(since=activity.window_start())
+        counted = activity.recent_activity()
         return {
-            "charts": webhook_charts(endpoints),
+            "intro": counted_when(counted),
+            "charts": webhook_charts(counted.endpoints),
             "links": [
                 PanelLink(_("Webhook endpoints"), reverse("webhook_endpoints:index")),
                 PanelLink(_("Webhook deliveries"), reverse("webhook_deliveries:index")),

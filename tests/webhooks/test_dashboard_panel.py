@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from statistics import median
 
@@ -21,6 +22,7 @@ from tests.support.dashboard import (
     panel_queries,
 )
 from tests.support.users import member
+from tests.support.workers import free_port
 from tests.webhooks.receiver import Reply
 
 pytestmark = pytest.mark.django_db
@@ -115,7 +117,9 @@ def test_the_median_of_an_even_and_an_odd_count(admin_user):
     assert rows[even].median_ms == 20
 
 
-def test_a_constant_number_of_queries(admin_user):
+def test_a_constant_number_of_queries(admin_user, settings):
+    settings.WEBHOOK_DASHBOARD_SECONDS = 0  # count on every render: the counting is measured
+
     def add(endpoints: int, each: int) -> None:
         for _number in range(endpoints):
             endpoint = Endpoint.objects.create(
@@ -143,3 +147,54 @@ def test_for_those_who_manage_webhooks_only(client, admin_user):
     editor = member(EDITORS, "editor")
     assert "webhook-deliveries" in panel_ids(dashboard_html(client, admin_user))
     assert "webhook-deliveries" not in panel_ids(dashboard_html(client, editor))
+
+
+def delivered_shown(client, user, endpoint: Endpoint) -> str:
+    return chart_table(dashboard_html(client, user), "webhook-outcomes")[str(endpoint)]["Delivered"]
+
+
+def delivered(endpoint: Endpoint) -> None:
+    Delivery.objects.create(endpoint=endpoint, event_type="x", payload={}, status="succeeded")
+
+
+def test_counts_are_kept_for_the_seconds_set_and_the_panel_says_when(client, admin_user, settings):
+    settings.WEBHOOK_DASHBOARD_SECONDS = 1
+    endpoint = Endpoint.objects.create(url="https://kept.example/hook", events=["page.published"])
+    delivered(endpoint)
+    html = dashboard_html(client, admin_user)
+    assert "these numbers are at most 1 second old" in html
+    assert chart_table(html, "webhook-outcomes")[str(endpoint)]["Delivered"] == "1"
+
+    delivered(endpoint)
+    assert delivered_shown(client, admin_user, endpoint) == "1"  # the kept count, no query
+    assert panel_queries(WebhookDeliveriesPanel(), admin_user) == 0
+    time.sleep(1.2)
+    assert delivered_shown(client, admin_user, endpoint) == "2"  # counted again
+
+
+def test_counted_on_every_visit_when_nothing_is_kept(client, admin_user, settings):
+    settings.WEBHOOK_DASHBOARD_SECONDS = 0
+    endpoint = Endpoint.objects.create(url="https://now.example/hook", events=["page.published"])
+    delivered(endpoint)
+    assert delivered_shown(client, admin_user, endpoint) == "1"
+    delivered(endpoint)
+    html = dashboard_html(client, admin_user)
+    assert chart_table(html, "webhook-outcomes")[str(endpoint)]["Delivered"] == "2"
+    assert "Counted at" not in html
+
+
+def test_a_cache_that_does_not_answer_means_counting(admin_user, settings):
+    from cms.webhooks.activity import recent_activity
+
+    endpoint = Endpoint.objects.create(url="https://down.example/hook", events=["page.published"])
+    delivered(endpoint)
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+        }
+    }
+    for count in (1, 2):
+        rows = {row.endpoint: row for row in recent_activity().endpoints}
+        assert rows[endpoint].delivered == count
+        delivered(endpoint)
