@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from functools import lru_cache
 
 from django.utils.html import strip_tags
 from nameparser import HumanName
@@ -114,6 +115,9 @@ def clean_person_name(value: str | None) -> str:
     return text
 
 
+# A batch reads each author's name from three sources and the listings again, and nameparser
+# is the sync's costliest step per record; a few thousand recent names cover a batch's repeats.
+@lru_cache(maxsize=4096)
 def person_name_parts(name: str) -> tuple[str, str]:
     """(given, family) of a person's whole name, for sources that send only that (DBLP,
     OpenAlex, Semantic Scholar): "Sofia Okafor" -> ("Sofia", "Okafor"), "Ludwig van der Berg"
